@@ -1,0 +1,59 @@
+# wirelab — the user interface. `make` or `make help` lists the targets.
+# Everything a run writes goes to out/ (git-ignored).
+
+SHELL := /bin/bash
+GO ?= go
+OUT ?= out
+WIRELAB := $(OUT)/bin/wirelab
+GO_SOURCES := $(shell find cmd internal images -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+
+.DEFAULT_GOAL := help
+.PHONY: help images interop grpcweb h2 fuzz coverage report test clean smoke list deps
+
+help: ## list the targets with one line each
+	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
+	@echo
+	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
+	@echo
+	@echo "Variables: OUT=out (output dir), IMAGES='base endpoint' (make images), RUN_ID=, J= (parallelism)"
+
+$(WIRELAB): $(GO_SOURCES)
+	@mkdir -p $(dir $@)
+	$(GO) build -o $@ ./cmd/wirelab
+
+deps: ## check the prerequisites (Docker engine, compose v2, Go, debootstrap) and say how to get what is missing
+	@bash ci/check-deps.sh
+
+images: $(WIRELAB) ## build the images in dependency order with layer caching (IMAGES='base endpoint' for a subset)
+	@$(WIRELAB) images --out $(OUT) $(IMAGES)
+
+list: $(WIRELAB) ## list the image registry: every image, its implementation, version and roles
+	@$(WIRELAB) list --out $(OUT)
+
+smoke: $(WIRELAB) images ## prove the lab works here: two labelled containers talk, cleanup leaves nothing
+	@$(WIRELAB) smoke --out $(OUT) $(if $(RUN_ID),--run-id $(RUN_ID))
+
+interop: ## QUIC/HTTP-3 interop matrix through the sim (issue #4)
+	@echo "make interop: not implemented yet (QUIC interop matrix, issue #4)"; exit 2
+
+grpcweb: ## gRPC <-> gRPC-web conversion conformance
+	@echo "make grpcweb: not implemented yet"; exit 2
+
+h2: ## HTTP/2 flow-control conformance (h2spec and wirelab's own cases)
+	@echo "make h2: not implemented yet"; exit 2
+
+fuzz: ## fuzz campaigns on QPACK/HTTP-3 parsers (issue #5)
+	@echo "make fuzz: not implemented yet (issue #5)"; exit 2
+
+coverage: ## coverage gates with gcovr (issue #6)
+	@echo "make coverage: not implemented yet (issue #6)"; exit 2
+
+report: ## HTML dashboard of out/
+	@echo "make report: not implemented yet"; exit 2
+
+test: ## the test suite CI runs: vet, unit tests, image builds, integration smoke (prints stage timings)
+	@OUT=$(OUT) GO=$(GO) bash ci/test.sh
+
+clean: ## remove every container/network/volume labelled by a wirelab run, and out/
+	-@if [ -x $(WIRELAB) ]; then $(WIRELAB) clean; else $(GO) run ./cmd/wirelab clean; fi
+	rm -rf $(OUT)

@@ -1,0 +1,160 @@
+// Package cli is the wirelab command line: one subcommand per suite or chore, shared flags, and
+// one exit-code policy (0 ok, 1 failed checks, 2 bad input, 3 environment, 130 interrupted).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/manifest"
+)
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitFailed      = 1
+	ExitBadInput    = 2
+	ExitEnvironment = 3
+	ExitInterrupted = 130
+)
+
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, e *env, args []string) error
+}
+
+// env is what a subcommand gets: where to write and where the repository is.
+type env struct {
+	stdout, stderr io.Writer
+	root           string
+	docker         *docker.CLI
+}
+
+func commands() []command {
+	return []command{
+		{"list", "list the image registry (manifests under images/) as a table or --json", runList},
+		{"images", "build images in dependency order with layer caching: images [NAME...]", runImages},
+		{"smoke", "prove the lab works here: two labelled containers talk, then nothing is left", runSmoke},
+		{"clean", "remove containers, networks and volumes labelled by wirelab runs (--run-id ID: one run)", runClean},
+		{"quic", "QUIC/HTTP-3 interop matrix (issue #4)", notYet("#4")},
+		{"h2", "HTTP/2 flow-control conformance", notYet("the h2 suite")},
+		{"grpcweb", "gRPC <-> gRPC-web conversion conformance", notYet("the grpcweb suite")},
+		{"fuzz", "fuzz campaigns on QPACK/HTTP-3 parsers (issue #5)", notYet("#5")},
+		{"coverage", "coverage gates with gcovr (issue #6)", notYet("#6")},
+		{"report", "HTML dashboard from out/", notYet("the report")},
+	}
+}
+
+// Main runs wirelab with args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return ExitBadInput
+		}
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		root, err := findRoot()
+		if err != nil {
+			fmt.Fprintf(stderr, "wirelab %s: %v\n", c.name, err)
+			return ExitEnvironment
+		}
+		e := &env{stdout: stdout, stderr: stderr, root: root, docker: docker.New()}
+		err = c.run(ctx, e, args[1:])
+		code := exitCode(err)
+		if err != nil && !errors.Is(err, errQuiet) {
+			fmt.Fprintf(stderr, "wirelab %s: %s\n", c.name, oneLine(err))
+		}
+		return code
+	}
+	fmt.Fprintf(stderr, "wirelab: unknown command %q (see wirelab help)\n", args[0])
+	return ExitBadInput
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: wirelab <command> [flags]   (wirelab <command> -h for its flags)")
+	fmt.Fprintln(w)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 checks failed, 2 bad input, 3 environment (docker/compose), 130 interrupted")
+}
+
+// Errors that choose the exit code.
+var (
+	errQuiet       = errors.New("already reported")
+	errInterrupted = errors.New("interrupted")
+)
+
+type badInput struct{ msg string }
+
+func (b badInput) Error() string { return b.msg }
+
+type failed struct{ msg string }
+
+func (f failed) Error() string { return f.msg }
+
+func badInputf(format string, a ...any) error { return badInput{fmt.Sprintf(format, a...)} }
+
+func exitCode(err error) int {
+	var mErr *manifest.Error
+	var bad badInput
+	var f failed
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &bad), errors.As(err, &mErr):
+		return ExitBadInput
+	case errors.Is(err, docker.ErrEnvironment):
+		return ExitEnvironment
+	case errors.As(err, &f), errors.Is(err, errQuiet):
+		return ExitFailed
+	}
+	return ExitFailed
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+func notYet(where string) func(context.Context, *env, []string) error {
+	return func(context.Context, *env, []string) error {
+		return badInputf("not implemented yet (comes with %s)", where)
+	}
+}
+
+// findRoot locates the wirelab checkout: $WIRELAB_ROOT, else the nearest folder upwards holding
+// both images/ and compose/.
+func findRoot() (string, error) {
+	if r := os.Getenv("WIRELAB_ROOT"); r != "" {
+		return r, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; {
+		if isDir(d+"/images") && isDir(d+"/compose") {
+			return d, nil
+		}
+		parent := d[:max(strings.LastIndex(d, "/"), 0)]
+		if parent == d || parent == "" {
+			return "", fmt.Errorf("not inside a wirelab checkout (no images/ and compose/ above %s); set WIRELAB_ROOT", dir)
+		}
+		d = parent
+	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}

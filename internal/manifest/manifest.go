@@ -1,0 +1,238 @@
+// Package manifest reads images/<name>/manifest.yml: what an image contains and which roles it
+// plays in each suite. The registry of images is simply the set of manifests under images/.
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// FileName is the manifest's name inside every images/<name>/ folder.
+const FileName = "manifest.yml"
+
+// Manifest is one image's declaration.
+type Manifest struct {
+	Name           string              `yaml:"name"`
+	Description    string              `yaml:"description"`
+	Image          string              `yaml:"image"` // docker reference; default wirelab/<name>:latest
+	Implementation Implementation      `yaml:"implementation"`
+	Roles          map[string][]string `yaml:"roles"`     // suite -> roles
+	Testcases      map[string][]string `yaml:"testcases"` // suite -> supported test cases
+	Build          Build               `yaml:"build"`
+
+	Dir  string `yaml:"-"` // folder holding the manifest
+	File string `yaml:"-"` // path of the manifest file
+}
+
+// Implementation names what the image runs, with its exact version.
+type Implementation struct {
+	Name    string `yaml:"name"`
+	Version string `yaml:"version"`
+	Source  string `yaml:"source"` // where it comes from: Debian package, Go module, wirelab
+}
+
+// Build says how the image is made. Dependencies on other wirelab images are read from the
+// Dockerfile's FROM lines, so they cannot drift from what docker actually builds.
+type Build struct {
+	Dockerfile string   `yaml:"dockerfile"` // relative to Dir; default Dockerfile
+	Context    string   `yaml:"context"`    // relative to Dir; default "."
+	Prepare    string   `yaml:"prepare"`    // host script run before docker build (e.g. base rootfs)
+	VersionCmd []string `yaml:"version_cmd"`
+}
+
+// Error is a manifest problem: one line naming file and field.
+type Error struct {
+	File, Field, Msg string
+}
+
+func (e *Error) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
+}
+
+// suiteRoles lists the roles each suite knows; "tool" images play free-form helper roles.
+var suiteRoles = map[string][]string{
+	"quic":    {"client", "server"},
+	"h2":      {"client", "server"},
+	"grpcweb": {"client", "server", "converter"},
+	"tool":    nil,
+}
+
+var (
+	nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,62}$`)
+	refRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9_./-]*(:[A-Za-z0-9_.-]+)?$`)
+)
+
+// Parse decodes and validates one manifest. dir is the folder the manifest lives in.
+func Parse(file, dir string, data []byte) (*Manifest, error) {
+	var m Manifest
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&m); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{File: file, Msg: "empty manifest"}
+		}
+		return nil, yamlError(file, err)
+	}
+	m.Dir, m.File = dir, file
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+func (m *Manifest) validate() error {
+	bad := func(field, format string, a ...any) error {
+		return &Error{File: m.File, Field: field, Msg: fmt.Sprintf(format, a...)}
+	}
+	switch {
+	case m.Name == "":
+		return bad("name", "missing")
+	case !nameRE.MatchString(m.Name):
+		return bad("name", "%q is not a valid image name (lowercase letters, digits, . _ -)", m.Name)
+	case m.Dir != "" && filepath.Base(m.Dir) != m.Name:
+		return bad("name", "%q does not match its folder %q", m.Name, filepath.Base(m.Dir))
+	case m.Image != "" && !refRE.MatchString(m.Image):
+		return bad("image", "%q is not a docker image reference", m.Image)
+	case m.Implementation.Name == "":
+		return bad("implementation.name", "missing")
+	case m.Implementation.Version == "":
+		return bad("implementation.version", "missing (give the exact version)")
+	case len(m.Roles) == 0:
+		return bad("roles", "missing (at least one suite with its roles)")
+	}
+	for _, suite := range sortedKeys(m.Roles) {
+		allowed, known := suiteRoles[suite]
+		if !known {
+			return bad("roles."+suite, "unknown suite (want one of %s)", strings.Join(sortedKeys(suiteRoles), ", "))
+		}
+		roles := m.Roles[suite]
+		if len(roles) == 0 {
+			return bad("roles."+suite, "empty role list")
+		}
+		for i, r := range roles {
+			if allowed == nil && nameRE.MatchString(r) || contains(allowed, r) {
+				continue
+			}
+			want := "a lowercase identifier"
+			if allowed != nil {
+				want = strings.Join(allowed, ", ")
+			}
+			return bad(fmt.Sprintf("roles.%s[%d]", suite, i), "unknown role %q (want %s)", r, want)
+		}
+	}
+	for _, suite := range sortedKeys(m.Testcases) {
+		if _, ok := m.Roles[suite]; !ok {
+			return bad("testcases."+suite, "suite has no roles in this manifest")
+		}
+		for i, tc := range m.Testcases[suite] {
+			if !nameRE.MatchString(tc) {
+				return bad(fmt.Sprintf("testcases.%s[%d]", suite, i), "%q is not a test case name", tc)
+			}
+		}
+	}
+	for field, p := range map[string]string{"build.dockerfile": m.Build.Dockerfile, "build.context": m.Build.Context, "build.prepare": m.Build.Prepare} {
+		if p != "" && (filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..")) {
+			return bad(field, "%q must be a path inside the image folder", p)
+		}
+	}
+	return nil
+}
+
+// Ref is the docker image reference this manifest builds.
+func (m *Manifest) Ref() string {
+	if m.Image != "" {
+		return m.Image
+	}
+	return "wirelab/" + m.Name + ":latest"
+}
+
+// DockerfilePath is the Dockerfile's path on disk.
+func (m *Manifest) DockerfilePath() string {
+	return filepath.Join(m.Dir, or(m.Build.Dockerfile, "Dockerfile"))
+}
+
+// ContextDir is the docker build context on disk.
+func (m *Manifest) ContextDir() string { return filepath.Join(m.Dir, or(m.Build.Context, ".")) }
+
+// Plays reports whether the image has role in suite.
+func (m *Manifest) Plays(suite, role string) bool { return contains(m.Roles[suite], role) }
+
+// LoadDir reads every images/*/manifest.yml under root; names must be unique.
+func LoadDir(root string) ([]*Manifest, error) {
+	files, err := filepath.Glob(filepath.Join(root, "*", FileName))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no */%s found", root, FileName)
+	}
+	sort.Strings(files)
+	var out []*Manifest
+	seen := map[string]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		m, err := Parse(f, filepath.Dir(f), data)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[m.Ref()]; dup {
+			return nil, &Error{File: f, Field: "image", Msg: fmt.Sprintf("%s is also built by %s", m.Ref(), prev)}
+		}
+		seen[m.Ref()] = f
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// yamlError turns a yaml.v3 error ("yaml: line 3: field foo not found in type ...") into our
+// one-line form, keeping the line number and naming the offending key when yaml.v3 does.
+func yamlError(file string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.ReplaceAll(msg, "\n", "; ")
+	if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+		return &Error{File: file, Field: m[2], Msg: "unknown field (" + m[1] + ")"}
+	}
+	return &Error{File: file, Msg: msg}
+}
+
+var unknownFieldRE = regexp.MustCompile(`(line \d+): field (\S+) not found in type`)
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
