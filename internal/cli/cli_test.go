@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeRepo makes a checkout with the given manifests and points WIRELAB_ROOT at it.
+func fakeRepo(t *testing.T, manifests map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, body := range manifests {
+		dir := filepath.Join(root, "images", name)
+		must(t, os.MkdirAll(dir, 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, "manifest.yml"), []byte(body), 0o644))
+		must(t, os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM scratch\n"), 0o644))
+	}
+	must(t, os.MkdirAll(filepath.Join(root, "compose"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "compose", "smoke.yml"), []byte("services: {}\n"), 0o644))
+	t.Setenv("WIRELAB_ROOT", root)
+	return root
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wl(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Main(context.Background(), args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+const okManifest = "name: %s\nimplementation: {name: impl, version: '2.0'}\nroles: {quic: [server]}\n"
+
+func TestListTableAndJSON(t *testing.T) {
+	fakeRepo(t, map[string]string{"alpha": strings.ReplaceAll(okManifest, "%s", "alpha")})
+	t.Setenv("WIRELAB_DOCKER", "/nonexistent/docker") // list works without an engine
+	code, out, errOut := wl("list")
+	if code != 0 || !strings.Contains(out, "alpha") || !strings.Contains(out, "2.0") || !strings.Contains(out, "quic:server") {
+		t.Fatalf("code %d out %q err %q", code, out, errOut)
+	}
+	code, out, _ = wl("list", "--json")
+	if code != 0 || !strings.Contains(out, `"version": "2.0"`) {
+		t.Fatalf("json: code %d out %q", code, out)
+	}
+}
+
+func TestBrokenManifestExits2NamingFileAndField(t *testing.T) {
+	root := fakeRepo(t, map[string]string{"beta": "name: beta\nimplementation: {name: impl}\nroles: {quic: [server]}\n"})
+	for _, cmd := range [][]string{{"list"}, {"images"}} {
+		code, _, errOut := wl(cmd...)
+		want := filepath.Join(root, "images/beta/manifest.yml") + ": implementation.version: missing"
+		if code != ExitBadInput || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Fatalf("%v: code %d, stderr %q; want exit 2 and %q on one line", cmd, code, errOut, want)
+		}
+	}
+}
+
+func TestBadInputExits2(t *testing.T) {
+	fakeRepo(t, map[string]string{"alpha": strings.ReplaceAll(okManifest, "%s", "alpha")})
+	t.Setenv("WIRELAB_DOCKER", "/nonexistent/docker")
+	for _, args := range [][]string{
+		{"nosuchcommand"},
+		{"list", "--bogus"},
+		{"smoke", "--run-id", "Bad ID!"},
+		{"smoke", "-j", "0"},
+		{"clean", "--run-id", "../x"},
+		{"images", "nosuchimage"},
+		{"quic"}, {"fuzz"}, {"coverage"}, {"report"}, {"h2"}, {"grpcweb"},
+	} {
+		code, _, errOut := wl(args...)
+		if code != ExitBadInput || errOut == "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: code %d stderr %q, want exit 2 with one line", args, code, errOut)
+		}
+	}
+}
+
+func TestNoEngineExits3WithOneLine(t *testing.T) {
+	fakeRepo(t, map[string]string{"alpha": strings.ReplaceAll(okManifest, "%s", "alpha")})
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	for _, args := range [][]string{{"smoke"}, {"clean"}, {"images"}} {
+		code, _, errOut := wl(args...)
+		if code != ExitEnvironment || !strings.Contains(errOut, "docker engine not reachable") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: code %d stderr %q, want exit 3 and one line", args, code, errOut)
+		}
+	}
+	t.Setenv("WIRELAB_DOCKER", "/nonexistent/docker")
+	if code, _, errOut := wl("clean"); code != ExitEnvironment || !strings.Contains(errOut, "not found") {
+		t.Errorf("missing docker CLI: code %d stderr %q", code, errOut)
+	}
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	code, out, _ := wl("help")
+	if code != 0 {
+		t.Fatalf("help exit %d", code)
+	}
+	for _, c := range commands() {
+		if !strings.Contains(out, "  "+c.name+" ") {
+			t.Errorf("help misses %s", c.name)
+		}
+	}
+	if code, _, _ := wl(); code != ExitBadInput {
+		t.Errorf("no arguments: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,42 @@
+package images
+
+import (
+	"os"
+	"testing"
+)
+
+func TestInventoryRoundTrip(t *testing.T) {
+	out := t.TempDir()
+	inv, err := LoadInventory(out)
+	if err != nil || len(inv.Images) != 0 {
+		t.Fatalf("missing inventory should load empty: %v %v", inv, err)
+	}
+	inv.Images["base"] = Entry{Name: "base", BaseSource: "debootstrap", DetectedVersion: "13.7"}
+	if err := inv.Save(out); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadInventory(out)
+	if err != nil || got.Images["base"].BaseSource != "debootstrap" || got.Updated == "" {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	if err := os.WriteFile(InventoryPath(out), []byte("{broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadInventory(out); err == nil {
+		t.Fatal("corrupt inventory accepted")
+	}
+}
+
+func TestArchiveUnreachablePatterns(t *testing.T) {
+	for _, line := range []string{
+		"Err:1 http://deb.debian.org/debian trixie InRelease\n  Temporary failure resolving 'deb.debian.org'",
+		"E: Failed to fetch http://deb.debian.org/debian/dists/trixie/InRelease",
+	} {
+		if !archiveUnreachable.MatchString(line) {
+			t.Errorf("not recognised: %q", line)
+		}
+	}
+	if archiveUnreachable.MatchString("E: Unable to locate package nosuchpkg") {
+		t.Error("a missing package is not a network problem")
+	}
+}

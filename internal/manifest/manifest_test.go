@@ -1,0 +1,159 @@
+package manifest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const good = `
+name: demo
+implementation: {name: demo-impl, version: "1.2.3"}
+roles:
+  quic: [client, server]
+  grpcweb: [converter]
+testcases:
+  quic: [handshake, transfer]
+`
+
+func TestParseGood(t *testing.T) {
+	m, err := Parse("images/demo/manifest.yml", "images/demo", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Ref() != "wirelab/demo:latest" || !m.Plays("quic", "server") || m.Plays("h2", "server") {
+		t.Fatalf("unexpected manifest: %+v", m)
+	}
+}
+
+// Every malformed manifest must be rejected with the file and the offending field named.
+func TestParseRejectsNamingField(t *testing.T) {
+	cases := []struct{ name, yaml, field string }{
+		{"missing name", "implementation: {name: x, version: '1'}\nroles: {tool: [x]}", "name"},
+		{"name vs folder", "name: other\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "name"},
+		{"bad name", "name: Demo!\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "name"},
+		{"no version", "name: demo\nimplementation: {name: x}\nroles: {tool: [x]}", "implementation.version"},
+		{"no impl", "name: demo\nroles: {tool: [x]}", "implementation.name"},
+		{"no roles", "name: demo\nimplementation: {name: x, version: '1'}", "roles"},
+		{"unknown suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {http9: [server]}", "roles.http9"},
+		{"unknown role", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: [client, proxy]}", "roles.quic[1]"},
+		{"empty roles", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: []}", "roles.quic"},
+		{"unknown field", "name: demo\nversion: 3\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "version"},
+		{"testcases without role", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\ntestcases: {quic: [handshake]}", "testcases.quic"},
+		{"escaping path", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nbuild: {context: ../..}", "build.context"},
+		{"bad image ref", "name: demo\nimage: 'Not A Ref'\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "image"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("images/demo/manifest.yml", "images/demo", []byte(c.yaml))
+			var me *Error
+			if !errors.As(err, &me) {
+				t.Fatalf("want *Error, got %v", err)
+			}
+			if me.Field != c.field || me.File != "images/demo/manifest.yml" {
+				t.Fatalf("want field %q, got %q (%v)", c.field, me.Field, err)
+			}
+			if strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "images/demo/manifest.yml: "+c.field+": ") {
+				t.Fatalf("not one line naming file and field: %q", err)
+			}
+		})
+	}
+}
+
+func TestParseSyntaxErrorNamesFile(t *testing.T) {
+	_, err := Parse("m.yml", "", []byte("name: [unclosed"))
+	if err == nil || !strings.HasPrefix(err.Error(), "m.yml: ") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Parse("m.yml", "", nil); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("empty manifest: got %v", err)
+	}
+}
+
+func TestFromRefs(t *testing.T) {
+	df := `ARG ROOTFS=wirelab/rootfs:trixie
+FROM ${ROOTFS}
+FROM --platform=linux/amd64 wirelab/base:trixie AS builder
+RUN true
+FROM builder
+FROM wirelab/endpoint
+`
+	got := strings.Join(FromRefs([]byte(df)), " ")
+	if got != "wirelab/rootfs:trixie wirelab/base:trixie wirelab/endpoint" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// writeImage creates images/<name>/{manifest.yml,Dockerfile} under root.
+func writeImage(t *testing.T, root, name, from string) {
+	t.Helper()
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := "name: " + name + "\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\n"
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM "+from+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBuildOrderFollowsFromLines(t *testing.T) {
+	root := t.TempDir()
+	writeImage(t, root, "quicgo", "wirelab/endpoint:latest")
+	writeImage(t, root, "endpoint", "wirelab/base")
+	writeImage(t, root, "base", "debian:trixie-slim")
+	all, err := LoadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, err := BuildOrder(all, []string{"quicgo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range order {
+		names = append(names, m.Name)
+	}
+	if strings.Join(names, ",") != "base,endpoint,quicgo" {
+		t.Fatalf("order %v", names)
+	}
+	if _, err := BuildOrder(all, []string{"nope"}); err == nil {
+		t.Fatal("unknown image accepted")
+	}
+}
+
+func TestBuildOrderRejectsCycle(t *testing.T) {
+	root := t.TempDir()
+	writeImage(t, root, "a", "wirelab/b")
+	writeImage(t, root, "b", "wirelab/a")
+	all, err := LoadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BuildOrder(all, nil); err == nil || !strings.Contains(err.Error(), "cycle") {
+		t.Fatalf("cycle not reported: %v", err)
+	}
+}
+
+// The manifests shipped in images/ must all be valid.
+func TestRepositoryManifestsAreValid(t *testing.T) {
+	all, err := LoadDir("../../images")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BuildOrder(all, nil); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, m := range all {
+		names[m.Name] = true
+	}
+	if !names["base"] || !names["endpoint"] {
+		t.Fatalf("base and endpoint manifests missing: %v", names)
+	}
+}
