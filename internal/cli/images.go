@@ -26,7 +26,7 @@ func runImages(ctx context.Context, e *env, args []string) error {
 	if err := e.docker.CheckEngine(ctx); err != nil {
 		return err
 	}
-	b := &images.Builder{Docker: e.docker, Out: *out, Progress: e.stdout, HostNetwork: *hostNet}
+	b := &images.Builder{Docker: e.docker, Root: e.root, Out: *out, Progress: e.stdout, HostNetwork: *hostNet}
 	if err := b.Build(ctx, order); err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted

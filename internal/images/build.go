@@ -18,6 +18,7 @@ import (
 // Builder builds images in the order it is given (see manifest.BuildOrder).
 type Builder struct {
 	Docker   *docker.CLI
+	Root     string    // repository root (the Go module) for build.go packages
 	Out      string    // output root; logs go to <Out>/images/<name>.log
 	Progress io.Writer // one line per image
 	// HostNetwork builds with --network host from the start. Builder switches to it by itself when
@@ -67,6 +68,11 @@ func (b *Builder) buildOne(ctx context.Context, m *manifest.Manifest) (Entry, er
 			return Entry{}, fmt.Errorf("%s: build.prepare %s failed (%v); log: %s", m.File, m.Build.Prepare, err, logPath)
 		}
 	}
+	for _, pkg := range m.Build.Go {
+		if err := b.goBuild(ctx, m, pkg, logf); err != nil {
+			return Entry{}, err
+		}
+	}
 	before := b.imageID(ctx, m.Ref())
 	if err := b.dockerBuild(ctx, m, logf); err != nil {
 		if ctx.Err() == nil && !b.HostNetwork && logHas(logPath, archiveUnreachable) {
@@ -100,6 +106,21 @@ func (b *Builder) buildOne(ctx context.Context, m *manifest.Manifest) (Entry, er
 	e.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
 	fmt.Fprintf(b.Progress, "images: %-10s %-10s %6.1fs  %s %s %s\n", m.Name, e.Status, e.Seconds, m.Ref(), shortID(e.ID), e.DetectedVersion)
 	return e, nil
+}
+
+// goBuild compiles a static, reproducible binary into the image's context (<Dir>/.build/), so an
+// unchanged program leaves docker's COPY layer cached.
+func (b *Builder) goBuild(ctx context.Context, m *manifest.Manifest, pkg string, log io.Writer) error {
+	out := filepath.Join(m.Dir, ".build", filepath.Base(pkg))
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Dir = b.Root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
+	cmd.Stdout, cmd.Stderr = log, log
+	fmt.Fprintf(log, "$ %s\n", strings.Join(cmd.Args, " "))
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: build.go %s: %v (log: %s)", m.File, pkg, err, filepath.Join(b.Out, "images", m.Name+".log"))
+	}
+	return nil
 }
 
 func (b *Builder) dockerBuild(ctx context.Context, m *manifest.Manifest, log io.Writer) error {

@@ -46,6 +46,7 @@ type Build struct {
 	Dockerfile string   `yaml:"dockerfile"` // relative to Dir; default Dockerfile
 	Context    string   `yaml:"context"`    // relative to Dir; default "."
 	Prepare    string   `yaml:"prepare"`    // host script run before docker build (e.g. base rootfs)
+	Go         []string `yaml:"go"`         // Go main packages built static into <Dir>/.build/<name>
 	VersionCmd []string `yaml:"version_cmd"`
 }
 
@@ -145,6 +146,11 @@ func (m *Manifest) validate() error {
 	for field, p := range map[string]string{"build.dockerfile": m.Build.Dockerfile, "build.context": m.Build.Context, "build.prepare": m.Build.Prepare} {
 		if p != "" && (filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..")) {
 			return bad(field, "%q must be a path inside the image folder", p)
+		}
+	}
+	for i, pkg := range m.Build.Go {
+		if !strings.HasPrefix(pkg, "./") || strings.Contains(pkg, "..") {
+			return bad(fmt.Sprintf("build.go[%d]", i), "%q must be a package path inside the module, like ./images/%s", pkg, m.Name)
 		}
 	}
 	return nil

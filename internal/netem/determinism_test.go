@@ -107,3 +107,22 @@ func TestDirectionsUseDifferentStreams(t *testing.T) {
 	p := Params{Loss: 0.1}
 	ok(t, differentDecisions(feed(newLink(t, ToServer, 5, p), 2000, 0, ms, 500), feed(newLink(t, ToClient, 5, p), 2000, 0, ms, 500)))
 }
+
+func TestSubstreamsDistinct(t *testing.T) {
+	seen := map[uint64]string{}
+	for _, dir := range Directions {
+		st := newStreams(1, dir)
+		for name, r := range map[string]interface{ Uint64() uint64 }{
+			"loss": st.loss, "ge": st.ge, "corrupt": st.corrupt, "duplicate": st.duplicate, "reorder": st.reorder, "jitter": st.jitter,
+		} {
+			v := r.Uint64()
+			if other, dup := seen[v]; dup {
+				t.Errorf("%v %s starts like %s", dir, name, other)
+			}
+			seen[v] = dir.String() + " " + name
+		}
+	}
+	if substream(1, "a", "bc").Uint64() == substream(1, "ab", "c").Uint64() {
+		t.Error("name boundaries do not separate streams")
+	}
+}

@@ -37,3 +37,17 @@ func TestDuplicateUsesLinkCapacity(t *testing.T) {
 	}
 	ok(t, statsAddUp(l.Stats(), ds))
 }
+
+func TestDuplicatesKeepOrder(t *testing.T) {
+	// With jitter and no reordering allowed, original, copy and the next
+	// packet leave in that order.
+	l := newLink(t, ToServer, 5, Params{Delay: 20 * ms, Jitter: 15 * ms, JitterDist: Normal, Duplicate: 0.5})
+	var flat []Decision
+	for _, d := range feed(l, 3000, 0, ms, 800) {
+		flat = append(flat, d)
+		if d.Duplicate != nil {
+			flat = append(flat, Decision{Seq: d.Seq, ReleaseAt: d.Duplicate.ReleaseAt})
+		}
+	}
+	ok(t, noReorder(flat))
+}

@@ -125,7 +125,9 @@ func (l *Link) process(now time.Duration, pkt PacketInfo, pre DropCause) Decisio
 
 	if dr.duplicate < l.params.Duplicate {
 		if dep, ok := l.admit(now, pkt.Size); ok {
-			d.Duplicate = &Copy{ReleaseAt: l.inOrder(l.propagate(dep, dr.jitter[1]))}
+			t := l.earliest(l.propagate(dep, dr.jitter[1]))
+			l.lastRelease = max(l.lastRelease, t)
+			d.Duplicate = &Copy{ReleaseAt: t}
 			l.stats.Duplicated++
 			l.stats.PacketsOut++
 			l.stats.BytesOut += uint64(pkt.Size)
@@ -150,23 +152,19 @@ func (l *Link) propagate(depart time.Duration, u float64) time.Duration {
 	return depart + max(0, l.params.Delay+l.params.JitterDist.offset(l.params.Jitter, u))
 }
 
-// inOrder applies the no-overtaking rules to an in-order packet's release.
-func (l *Link) inOrder(t time.Duration) time.Duration {
+// earliest applies the no-overtaking rules to an in-order release time.
+func (l *Link) earliest(t time.Duration) time.Duration {
 	t = max(t, l.floor)
 	if !l.params.JitterReorder {
 		t = max(t, l.lastRelease)
 	}
-	l.lastRelease = max(l.lastRelease, t)
 	return t
 }
 
 // release computes the release time of an original packet, possibly sending
 // it ahead of the Gap in-order packets before it (see Reorder).
 func (l *Link) release(depart time.Duration, jitter, reorderDraw float64) (time.Duration, bool) {
-	t := max(l.propagate(depart, jitter), l.floor)
-	if !l.params.JitterReorder {
-		t = max(t, l.lastRelease)
-	}
+	t := l.earliest(l.propagate(depart, jitter))
 	gap := max(1, l.params.Reorder.Gap)
 	if reorderDraw < l.params.Reorder.Probability && l.sinceReorder >= gap && len(l.recent) >= gap {
 		early := max(l.recent[len(l.recent)-gap]-1, depart, l.floor)
@@ -177,7 +175,7 @@ func (l *Link) release(depart time.Duration, jitter, reorderDraw float64) (time.
 			return early, true
 		}
 	}
-	t = l.inOrder(t)
+	l.lastRelease = max(l.lastRelease, t)
 	l.recent = append(l.recent, t)
 	if len(l.recent) > gap {
 		l.recent = l.recent[len(l.recent)-gap:]

@@ -143,9 +143,12 @@ func (p Params) Validate() error {
 	if !p.JitterDist.Valid() {
 		bad("unknown jitter distribution %d", int(p.JitterDist))
 	}
-	for name, v := range map[string]float64{"loss": p.Loss, "corrupt": p.Corrupt, "duplicate": p.Duplicate, "reorder": p.Reorder.Probability} {
-		if !(v >= 0 && v <= 1) {
-			bad("%s probability %v outside [0,1]", name, v)
+	for _, pr := range []struct {
+		name string
+		v    float64
+	}{{"loss", p.Loss}, {"corrupt", p.Corrupt}, {"duplicate", p.Duplicate}, {"reorder", p.Reorder.Probability}} {
+		if !(pr.v >= 0 && pr.v <= 1) {
+			bad("%s probability %v outside [0,1]", pr.name, pr.v)
 		}
 	}
 	if p.GE != nil {

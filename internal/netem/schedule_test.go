@@ -86,3 +86,20 @@ func TestScheduleValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestScheduleSwitchToReorderingPhaseKeepsEarlierPackets(t *testing.T) {
+	// The new phase lets jitter reorder, but not ahead of packets scheduled
+	// before the switch.
+	fast := Params{Delay: 5 * ms, Jitter: 4 * ms, JitterReorder: true}
+	e := newEmu(t, Config{Seed: 2, Schedule: twoPhase(Params{Delay: 100 * ms}, fast, s)})
+	var before time.Duration
+	for i := range 200 {
+		now := 900*ms + time.Duration(i)*ms
+		d := e.Process(now, ToClient, udp(500))
+		if now < s {
+			before = max(before, d.ReleaseAt)
+		} else if d.ReleaseAt < before {
+			t.Fatalf("packet at %v released at %v, before %v scheduled in the old phase", now, d.ReleaseAt, before)
+		}
+	}
+}

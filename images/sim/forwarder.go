@@ -1,0 +1,187 @@
+package main
+
+import (
+	"container/heap"
+	"net/netip"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/wirelab/wirelab/internal/netem"
+)
+
+// forwarder moves packets between the TUN devices and the engine. Two readers (one per side)
+// ask the engine for a decision and queue the packet; one writer releases packets at their
+// times. The engine is pure and single-threaded, so decisions are taken under one lock in
+// arrival order, which keeps them reproducible for a given seed and packet sequence.
+type forwarder struct {
+	start time.Time
+	emu   *netem.Emulator
+	lab   []netip.Prefix // the two lab subnets: the only destinations the sim forwards to
+	mu    sync.Mutex     // guards emu and pending
+
+	pending releaseHeap
+	wake    chan struct{}
+	seq     uint64
+	io      ioStats
+
+	lateness latency // how late packets left versus their release time (writer only)
+}
+
+// ioStats counts what the I/O layer itself saw go wrong (write errors, short packets).
+type ioStats struct {
+	WriteErrors uint64         `json:"write_errors"`
+	ReadErrors  uint64         `json:"read_errors"`
+	Foreign     uint64         `json:"dropped_foreign_destination"`
+	Lateness    latencySummary `json:"release_lateness"`
+}
+
+type release struct {
+	at  time.Duration
+	seq uint64 // ties release in arrival order
+	out *os.File
+	buf []byte
+}
+
+type releaseHeap []release
+
+func (h releaseHeap) Len() int { return len(h) }
+func (h releaseHeap) Less(i, j int) bool {
+	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
+}
+func (h releaseHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *releaseHeap) Push(x any)   { *h = append(*h, x.(release)) }
+func (h *releaseHeap) Pop() any {
+	old := *h
+	r := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return r
+}
+
+func newForwarder(emu *netem.Emulator, lab []netip.Prefix) *forwarder {
+	return &forwarder{start: time.Now(), emu: emu, lab: lab, wake: make(chan struct{}, 1)}
+}
+
+// inLab reports whether a destination lies in one of the lab subnets. Anything else is dropped
+// before the engine sees it, so no test traffic can leave the lab through the sim.
+func (f *forwarder) inLab(a netip.Addr) bool {
+	for _, p := range f.lab {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *forwarder) now() time.Duration { return time.Since(f.start) }
+
+// readLoop reads packets arriving from one side. A packet written back to the same TUN is
+// received by the kernel there and routed on to the other side.
+func (f *forwarder) readLoop(dev *os.File, dir netem.Direction) {
+	rbuf := make([]byte, 65536)
+	for {
+		n, err := dev.Read(rbuf)
+		if err != nil {
+			f.mu.Lock()
+			f.io.ReadErrors++
+			f.mu.Unlock()
+			if os.IsNotExist(err) || err == os.ErrClosed {
+				return
+			}
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		buf := append([]byte(nil), rbuf[:n]...)
+		p := parsePacket(buf)
+		f.mu.Lock()
+		if !f.inLab(p.dst) {
+			f.io.Foreign++
+			f.mu.Unlock()
+			continue
+		}
+		d := f.emu.Process(f.now(), dir, p.info)
+		if !d.Drop {
+			p.apply(d)
+			f.push(d.ReleaseAt, dev, buf)
+			if d.Duplicate != nil {
+				f.push(d.Duplicate.ReleaseAt, dev, append([]byte(nil), buf...))
+			}
+		}
+		f.mu.Unlock()
+	}
+}
+
+// push queues a packet for release; the caller holds mu.
+func (f *forwarder) push(at time.Duration, out *os.File, buf []byte) {
+	f.seq++
+	heap.Push(&f.pending, release{at: at, seq: f.seq, out: out, buf: buf})
+	if len(f.pending) == 1 { // the writer may be idle: wake it
+		select {
+		case f.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// writeLoop releases packets when their time comes. Go's timers ride on the netpoller, whose
+// waits have millisecond granularity: a 15 ms delay would come out ~1 ms late. So the writer
+// owns an OS thread with 1 ns timer slack and sleeps with nanosleep (hrtimer precision) in
+// slices of at most maxSleep, which also bounds how late a newly queued, earlier packet is seen.
+// (Spinning through the last stretch was tried: on 2 vCPUs it starves the endpoints and makes
+// p99 far worse.)
+func (f *forwarder) writeLoop(stop <-chan struct{}) {
+	runtime.LockOSThread()
+	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	const maxSleep = 100 * time.Microsecond
+	for {
+		f.mu.Lock()
+		var due []release
+		now := f.now()
+		for len(f.pending) > 0 && f.pending[0].at <= now {
+			due = append(due, heap.Pop(&f.pending).(release))
+		}
+		idle := len(f.pending) == 0
+		var wait time.Duration
+		if !idle {
+			wait = f.pending[0].at - now
+		}
+		f.mu.Unlock()
+		for _, r := range due {
+			if _, err := r.out.Write(r.buf); err != nil {
+				f.mu.Lock()
+				f.io.WriteErrors++
+				f.mu.Unlock()
+			}
+			f.lateness.add(f.now() - r.at)
+		}
+		switch {
+		case len(due) > 0:
+			continue
+		case idle:
+			select {
+			case <-stop:
+				return
+			case <-f.wake:
+			}
+		default:
+			// A raw syscall keeps this thread's P: with an ordinary one the runtime hands the
+			// P away during the sleep and the writer can wait a whole scheduling slice (ms)
+			// to get one back. main gives the runtime an extra P for everything else.
+			ts := unix.NsecToTimespec(int64(min(wait, maxSleep)))
+			unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
+		}
+	}
+}
+
+// stats returns the engine's counters plus the I/O layer's.
+func (f *forwarder) stats() (netem.Stats, ioStats, time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	io := f.io
+	io.Lateness = f.lateness.summary()
+	return f.emu.Stats(), io, f.now()
+}

@@ -1,0 +1,204 @@
+// Command sim is wirelab's network-emulation sidecar: the router between the client and the
+// server network whose userspace engine (internal/netem) delays, limits, drops, corrupts,
+// duplicates, reorders, CE-marks and NAT-rebinds packets according to a profile.
+//
+// It claims .2 / ::2 (the endpoints' gateway) on both networks, steers every forwarded packet
+// through a TUN device per side, writes pcaps of both sides (trace_node_left.pcap = client side,
+// trace_node_right.pcap = server side, as upstream names them), stats.json, and opens TCP port
+// 57832 once it forwards (the upstream readiness contract).
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/netem"
+	"github.com/wirelab/wirelab/internal/profile"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "sim:", err)
+		os.Exit(1)
+	}
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func run() error {
+	profiles := flag.String("profiles", env("SIM_PROFILES", "/etc/wirelab/profiles.yml"), "profile file")
+	ref := flag.String("profile", env("SIM_PROFILE", "simple-p2p"), "profile reference (name[:path=value...])")
+	seedFlag := flag.String("seed", env("SIM_SEED", ""), "seed for every random decision (default: random, printed)")
+	logs := flag.String("logs", env("SIM_LOGS", "/logs"), "where pcaps and stats.json go")
+	capture := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides with tcpdump")
+	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
+	flag.Parse()
+	// The release writer pins one P (see writeLoop); keep as many for the rest as there are CPUs.
+	runtime.GOMAXPROCS(runtime.NumCPU() + 1)
+
+	seed, err := parseSeed(*seedFlag)
+	if err != nil {
+		return err
+	}
+	file, err := profile.LoadFile(*profiles)
+	if err != nil {
+		return err
+	}
+	resolved, err := file.Resolve(*ref)
+	if err != nil {
+		return err
+	}
+	emu, err := resolved.Emulator(seed)
+	if err != nil {
+		return err
+	}
+	sides, err := sidesFromEnv()
+	if err != nil {
+		return err
+	}
+	tuns := map[string]*os.File{}
+	for _, s := range sides {
+		if tuns[s.name], err = openTUN(s.tun); err != nil {
+			return err
+		}
+	}
+	if err := setupNetwork(sides); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*logs, 0o755); err != nil {
+		return err
+	}
+	var caps []*tcpdump
+	if *capture {
+		for _, s := range sides {
+			c, err := startCapture(s.iface, filepath.Join(*logs, traceName[s.name]))
+			if err != nil {
+				return err
+			}
+			caps = append(caps, c)
+		}
+	}
+	fmt.Printf("sim: profile %s (%s), seed %d; client side %s, server side %s\n",
+		resolved.Name, resolved.Description, seed, sides[0].iface, sides[1].iface)
+
+	var lab []netip.Prefix
+	for _, s := range sides {
+		lab = append(lab, s.net4)
+		if s.net6.IsValid() {
+			lab = append(lab, s.net6)
+		}
+	}
+	fwd := newForwarder(emu, lab)
+	stop := make(chan struct{})
+	go fwd.readLoop(tuns["client"], netem.ToServer)
+	go fwd.readLoop(tuns["server"], netem.ToClient)
+	go fwd.writeLoop(stop)
+
+	statsPath := filepath.Join(*logs, "stats.json")
+	go func() {
+		for range time.Tick(time.Second) {
+			_ = writeStats(statsPath, fwd)
+		}
+	}()
+
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(*readyPort))
+	if err != nil {
+		return fmt.Errorf("readiness port: %w", err)
+	}
+	go acceptAndClose(ln)
+	fmt.Printf("sim: forwarding; ready on TCP %d\n", *readyPort)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	<-sigs
+	close(stop)
+	for _, c := range caps {
+		c.stop()
+	}
+	if err := writeStats(statsPath, fwd); err != nil {
+		return err
+	}
+	st, _, elapsed := fwd.stats()
+	fmt.Printf("sim: stopped after %s: to-server %d in / %d out, to-client %d in / %d out\n",
+		elapsed.Round(time.Millisecond), st.ToServer.PacketsIn, st.ToServer.PacketsOut, st.ToClient.PacketsIn, st.ToClient.PacketsOut)
+	return nil
+}
+
+var traceName = map[string]string{"client": "trace_node_left.pcap", "server": "trace_node_right.pcap"}
+
+// sidesFromEnv reads the two networks' subnets (SIM_CLIENT_NET4/6, SIM_SERVER_NET4/6).
+func sidesFromEnv() ([]*side, error) {
+	var sides []*side
+	for i, name := range []string{"client", "server"} {
+		s := &side{name: name, tun: "tun" + name[:1], table: 100 + i}
+		for _, v := range []struct {
+			key string
+			dst *netip.Prefix
+			req bool
+		}{{"SIM_" + upper(name) + "_NET4", &s.net4, true}, {"SIM_" + upper(name) + "_NET6", &s.net6, false}} {
+			val := os.Getenv(v.key)
+			if val == "" {
+				if v.req {
+					return nil, fmt.Errorf("%s is not set", v.key)
+				}
+				continue
+			}
+			p, err := netip.ParsePrefix(val)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", v.key, err)
+			}
+			*v.dst = p.Masked()
+		}
+		sides = append(sides, s)
+	}
+	return sides, nil
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		}
+	}
+	return string(b)
+}
+
+func parseSeed(s string) (uint64, error) {
+	if s == "" {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		return binary.BigEndian.Uint64(b[:]) >> 1, nil
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("seed %q: want an unsigned integer", s)
+	}
+	return v, nil
+}
+
+func acceptAndClose(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		c.Close()
+	}
+}
