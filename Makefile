@@ -8,14 +8,14 @@ WIRELAB := $(OUT)/bin/wirelab
 GO_SOURCES := $(shell find cmd internal images -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .DEFAULT_GOAL := help
-.PHONY: help images interop grpcweb h2 fuzz coverage report test clean smoke list deps
+.PHONY: help images interop grpcweb h2 fuzz coverage report test clean smoke list deps sim-check
 
 help: ## list the targets with one line each
 	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
 	@echo
 	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
 	@echo
-	@echo "Variables: OUT=out (output dir), IMAGES='base endpoint' (make images), RUN_ID=, J= (parallelism)"
+	@echo "Variables: OUT=out (output dir), IMAGES='base endpoint' (make images), RUN_ID=, SEED=, QUICK=1 (sim-check)"
 
 $(WIRELAB): $(GO_SOURCES)
 	@mkdir -p $(dir $@)
@@ -32,6 +32,10 @@ list: $(WIRELAB) ## list the image registry: every image, its implementation, ve
 
 smoke: $(WIRELAB) images ## prove the lab works here: two labelled containers talk, cleanup leaves nothing
 	@$(WIRELAB) smoke --out $(OUT) $(if $(RUN_ID),--run-id $(RUN_ID))
+
+sim-check: $(WIRELAB) ## measure the sim's fidelity (RTT, loss, rate, capacity) through the real topology; QUICK=1 for the short set
+	@$(WIRELAB) images --out $(OUT) sim probe >/dev/null
+	@$(WIRELAB) sim-check --out $(OUT) $(if $(QUICK),--quick) $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
 interop: ## QUIC/HTTP-3 interop matrix through the sim (issue #4)
 	@echo "make interop: not implemented yet (QUIC interop matrix, issue #4)"; exit 2

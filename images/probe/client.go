@@ -9,6 +9,9 @@ import (
 	"net"
 	"slices"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 func newSession() uint64 {
@@ -41,6 +44,8 @@ type rttResult struct {
 	MinMs    float64 `json:"rtt_min_ms"`
 	MaxMs    float64 `json:"rtt_max_ms"`
 	Dups     int     `json:"duplicates"`
+	// LongestLossRun is the most consecutive probes lost: a blackhole shows as one long run.
+	LongestLossRun int `json:"longest_loss_run"`
 }
 
 // measureRTT sends count echo probes every interval and waits grace for the last replies.
@@ -56,15 +61,20 @@ func measureRTT(server string, count int, interval time.Duration, size int, grac
 	seen := make([]bool, count)
 	res := rttResult{Sent: count}
 	done := make(chan struct{})
+	// Replies are timed by the kernel on arrival (SO_TIMESTAMPNS), so this process's own
+	// scheduling delay is not counted as network delay.
+	if raw, err := conn.SyscallConn(); err == nil {
+		_ = raw.Control(func(fd uintptr) { _ = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1) })
+	}
 	go func() {
 		defer close(done)
-		buf := make([]byte, 65536)
+		buf, oob := make([]byte, 65536), make([]byte, 128)
 		for {
-			n, err := conn.Read(buf)
+			n, oobn, _, _, err := conn.ReadMsgUDP(buf, oob)
 			if err != nil {
 				return
 			}
-			now := time.Now().UnixNano()
+			now := rxTime(oob[:oobn])
 			h, err := parseHeader(buf[:n])
 			if err != nil || h.kind != kindEcho || h.session != session || h.seq >= uint64(count) {
 				continue
@@ -93,6 +103,15 @@ func measureRTT(server string, count int, interval time.Duration, size int, grac
 	_ = conn.SetReadDeadline(time.Now())
 	<-done
 	res.Received = len(rtts)
+	run := 0
+	for _, ok := range seen {
+		if ok {
+			run = 0
+			continue
+		}
+		run++
+		res.LongestLossRun = max(res.LongestLossRun, run)
+	}
 	res.Loss = 1 - float64(res.Received)/float64(count)
 	if len(rtts) > 0 {
 		slices.Sort(rtts)
@@ -101,6 +120,20 @@ func measureRTT(server string, count int, interval time.Duration, size int, grac
 		res.MinMs, res.MaxMs = ms(rtts[0]), ms(rtts[len(rtts)-1])
 	}
 	return res, nil
+}
+
+// rxTime returns the kernel's receive timestamp from a control message, or now.
+func rxTime(oob []byte) int64 {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err == nil {
+		for _, m := range msgs {
+			if m.Header.Level == unix.SOL_SOCKET && m.Header.Type == unix.SCM_TIMESTAMPNS && len(m.Data) >= 16 {
+				ts := (*unix.Timespec)(unsafe.Pointer(&m.Data[0]))
+				return ts.Nano()
+			}
+		}
+	}
+	return time.Now().UnixNano()
 }
 
 func percentile(sorted []time.Duration, q float64) time.Duration {
@@ -172,7 +205,8 @@ func measureUpload(server string, bps int64, duration time.Duration, size int) (
 	}
 	defer conn.Close()
 	session := newSession()
-	sent := sendPaced(conn, nil, size, bps, duration, v6, func(b []byte, seq uint64) {
+	send := func(b []byte) error { _, err := conn.Write(b); return err }
+	sent := sendPaced(send, size, bps, duration, v6, func(b []byte, seq uint64) {
 		header{kind: kindData, session: session, seq: seq}.put(b)
 	})
 	time.Sleep(time.Second) // let the queue drain

@@ -1,14 +1,11 @@
 package main
 
-import (
-	"net"
-	"time"
-)
+import "time"
 
 // sendPaced sends datagrams of size bytes for duration at bitsPerSecond (IP level; 0 = as fast
 // as the socket takes them), calling fill before each send. It sends in 1 ms slots so pacing
 // holds at high rates without a timer per packet. It returns the number of datagrams sent.
-func sendPaced(conn *net.UDPConn, to *net.UDPAddr, size int, bitsPerSecond int64, duration time.Duration, v6 bool, fill func(b []byte, seq uint64)) uint64 {
+func sendPaced(send func([]byte) error, size int, bitsPerSecond int64, duration time.Duration, v6 bool, fill func(b []byte, seq uint64)) uint64 {
 	buf := make([]byte, size)
 	wire := float64((size + ipOverhead(v6)) * 8)
 	start := time.Now()
@@ -24,13 +21,7 @@ func sendPaced(conn *net.UDPConn, to *net.UDPAddr, size int, bitsPerSecond int64
 		}
 		for seq < due {
 			fill(buf, seq)
-			var err error
-			if to != nil {
-				_, err = conn.WriteToUDP(buf, to)
-			} else {
-				_, err = conn.Write(buf)
-			}
-			if err != nil { // ENOBUFS and friends: the host queue is full, back off a slot
+			if err := send(buf); err != nil { // ENOBUFS and friends: the host queue is full, back off a slot
 				break
 			}
 			seq++

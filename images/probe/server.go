@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
+	"runtime"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // upload counts one upload session's datagrams as the server receives them.
@@ -17,9 +19,11 @@ type upload struct {
 	MaxSeq  uint64 `json:"max_seq"`
 }
 
-// serve answers echo probes, download requests and upload reports on one UDP port.
+// serve answers echo probes, download requests and upload reports on one UDP port, on a
+// locked OS thread with blocking syscalls (see rawUDP).
 func serve(port int) error {
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{Port: port})
+	runtime.LockOSThread()
+	sock, err := listenRawUDP(port)
 	if err != nil {
 		return err
 	}
@@ -29,18 +33,21 @@ func serve(port int) error {
 	downloads := map[uint64]bool{} // sessions already sending: a retried request starts nothing new
 	buf := make([]byte, 65536)
 	for {
-		n, from, err := conn.ReadFromUDP(buf)
+		n, from, err := sock.recv(buf)
 		if err != nil {
+			if err == unix.EINTR {
+				continue
+			}
 			return err
 		}
 		h, err := parseHeader(buf[:n])
 		if err != nil {
 			continue
 		}
-		v6 := from.IP.To4() == nil
+		v6 := addrOf(from).Is6()
 		switch h.kind {
 		case kindEcho:
-			_, _ = conn.WriteToUDP(buf[:n], from)
+			_ = sock.send(buf[:n], from)
 		case kindData:
 			now := time.Now().UnixNano()
 			mu.Lock()
@@ -61,15 +68,16 @@ func serve(port int) error {
 			reply := make([]byte, headerLen+len(data))
 			header{kind: kindReport, session: h.session}.put(reply)
 			copy(reply[headerLen:], data)
-			_, _ = conn.WriteToUDP(reply, from)
+			_ = sock.send(reply, from)
 		case kindDownload:
 			req, err := parseDownloadRequest(buf[:n])
 			if err != nil || req.Size < headerLen || req.Size > 9000 || req.DurationMs > 120000 || downloads[h.session] {
 				continue
 			}
 			downloads[h.session] = true
-			go func(to *net.UDPAddr, session uint64) {
-				sendPaced(conn, to, int(req.Size), req.BitsPerSecond, time.Duration(req.DurationMs)*time.Millisecond, v6, func(b []byte, seq uint64) {
+			go func(to unix.Sockaddr, session uint64) {
+				send := func(b []byte) error { return sock.send(b, to) }
+				sendPaced(send, int(req.Size), req.BitsPerSecond, time.Duration(req.DurationMs)*time.Millisecond, v6, func(b []byte, seq uint64) {
 					header{kind: kindData, session: session, seq: seq}.put(b)
 				})
 			}(from, h.session)

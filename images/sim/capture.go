@@ -14,7 +14,9 @@ type tcpdump struct{ cmd *exec.Cmd }
 
 func startCapture(iface, path string) (*tcpdump, error) {
 	// -U: write each packet as it comes, so a killed sim still leaves a readable pcap.
-	cmd := exec.Command("tcpdump", "-Z", "root", "-i", iface, "-s", "0", "-U", "-n", "-w", path, "ip or ip6")
+	// nice: on a 2-core machine the capture must not take the CPU from the engine's threads;
+	// the kernel buffers packets for tcpdump meanwhile.
+	cmd := exec.Command("nice", "-n", "10", "tcpdump", "-B", "8192", "-Z", "root", "-i", iface, "-s", "0", "-U", "-n", "-w", path, "ip or ip6")
 	cmd.Stdout, cmd.Stderr = nil, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("tcpdump on %s: %w", iface, err)

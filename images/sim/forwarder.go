@@ -3,7 +3,6 @@ package main
 import (
 	"container/heap"
 	"net/netip"
-	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -25,7 +24,6 @@ type forwarder struct {
 	mu    sync.Mutex     // guards emu and pending
 
 	pending releaseHeap
-	wake    chan struct{}
 	seq     uint64
 	io      ioStats
 
@@ -43,7 +41,7 @@ type ioStats struct {
 type release struct {
 	at  time.Duration
 	seq uint64 // ties release in arrival order
-	out *os.File
+	out tunDev
 	buf []byte
 }
 
@@ -63,7 +61,7 @@ func (h *releaseHeap) Pop() any {
 }
 
 func newForwarder(emu *netem.Emulator, lab []netip.Prefix) *forwarder {
-	return &forwarder{start: time.Now(), emu: emu, lab: lab, wake: make(chan struct{}, 1)}
+	return &forwarder{start: time.Now(), emu: emu, lab: lab}
 }
 
 // inLab reports whether a destination lies in one of the lab subnets. Anything else is dropped
@@ -79,17 +77,18 @@ func (f *forwarder) inLab(a netip.Addr) bool {
 
 func (f *forwarder) now() time.Duration { return time.Since(f.start) }
 
-// readLoop reads packets arriving from one side. A packet written back to the same TUN is
-// received by the kernel there and routed on to the other side.
-func (f *forwarder) readLoop(dev *os.File, dir netem.Direction) {
+// readLoop reads packets arriving from one side on its own OS thread (see openTUN). A packet
+// written back to the same TUN is received by the kernel there and routed on to the other side.
+func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
+	runtime.LockOSThread()
 	rbuf := make([]byte, 65536)
 	for {
-		n, err := dev.Read(rbuf)
+		n, err := dev.read(rbuf)
 		if err != nil {
 			f.mu.Lock()
 			f.io.ReadErrors++
 			f.mu.Unlock()
-			if os.IsNotExist(err) || err == os.ErrClosed {
+			if err == unix.EBADF || err == unix.EBADFD {
 				return
 			}
 			time.Sleep(time.Millisecond)
@@ -116,15 +115,9 @@ func (f *forwarder) readLoop(dev *os.File, dir netem.Direction) {
 }
 
 // push queues a packet for release; the caller holds mu.
-func (f *forwarder) push(at time.Duration, out *os.File, buf []byte) {
+func (f *forwarder) push(at time.Duration, out tunDev, buf []byte) {
 	f.seq++
 	heap.Push(&f.pending, release{at: at, seq: f.seq, out: out, buf: buf})
-	if len(f.pending) == 1 { // the writer may be idle: wake it
-		select {
-		case f.wake <- struct{}{}:
-		default:
-		}
-	}
 }
 
 // writeLoop releases packets when their time comes. Go's timers ride on the netpoller, whose
@@ -151,22 +144,26 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 		}
 		f.mu.Unlock()
 		for _, r := range due {
-			if _, err := r.out.Write(r.buf); err != nil {
+			if _, err := r.out.write(r.buf); err != nil {
 				f.mu.Lock()
 				f.io.WriteErrors++
 				f.mu.Unlock()
 			}
 			f.lateness.add(f.now() - r.at)
 		}
+		select {
+		case <-stop:
+			return
+		default:
+		}
 		switch {
 		case len(due) > 0:
 			continue
 		case idle:
-			select {
-			case <-stop:
-				return
-			case <-f.wake:
-			}
+			// Parking on a channel would hand this locked thread's wake-up to the scheduler
+			// (milliseconds at the tail); polling every maxSleep costs ~1% CPU instead.
+			ts := unix.NsecToTimespec(int64(maxSleep))
+			unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
 		default:
 			// A raw syscall keeps this thread's P: with an ordinary one the runtime hands the
 			// P away during the sleep and the writer can wait a whole scheduling slice (ms)

@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -49,8 +50,13 @@ func run() error {
 	capture := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides with tcpdump")
 	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
 	flag.Parse()
-	// The release writer pins one P (see writeLoop); keep as many for the rest as there are CPUs.
-	runtime.GOMAXPROCS(runtime.NumCPU() + 1)
+	// The release writer pins one P (see writeLoop) and the two readers block in read(2); spare Ps
+	// let a reader returning from its syscall find one at once instead of queueing for it.
+	runtime.GOMAXPROCS(runtime.NumCPU() + 3)
+	// Collect garbage only when the heap nears a limit, not every few MB of packets: a GC cycle
+	// steals CPU from the release thread on a 2-core machine, which shows up as RTT tail.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(512 << 20)
 
 	seed, err := parseSeed(*seedFlag)
 	if err != nil {
@@ -72,7 +78,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	tuns := map[string]*os.File{}
+	tuns := map[string]tunDev{}
 	for _, s := range sides {
 		if tuns[s.name], err = openTUN(s.tun); err != nil {
 			return err

@@ -40,6 +40,7 @@ func commands() []command {
 		{"list", "list the image registry (manifests under images/) as a table or --json", runList},
 		{"images", "build images in dependency order with layer caching: images [NAME...]", runImages},
 		{"smoke", "prove the lab works here: two labelled containers talk, then nothing is left", runSmoke},
+		{"sim-check", "measure the sim's fidelity through the real topology (make sim-check)", runSimCheck},
 		{"clean", "remove containers, networks and volumes labelled by wirelab runs (--run-id ID: one run)", runClean},
 		{"quic", "QUIC/HTTP-3 interop matrix (issue #4)", notYet("#4")},
 		{"h2", "HTTP/2 flow-control conformance", notYet("the h2 suite")},

@@ -112,3 +112,21 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		t.Errorf("no arguments: exit %d, want 2", code)
 	}
 }
+
+// A bad profile stops sim-check with exit 2 naming file and field, before anything starts
+// (no Docker engine is reachable here, so reaching it would be exit 3).
+func TestSimCheckBadProfileExits2(t *testing.T) {
+	root := fakeRepo(t, map[string]string{"alpha": strings.ReplaceAll(okManifest, "%s", "alpha")})
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	dir := filepath.Join(root, "images", "sim")
+	must(t, os.MkdirAll(dir, 0o755))
+	bad := "profiles:\n  simple-p2p:\n    both: {delay: -5ms}\n"
+	must(t, os.WriteFile(filepath.Join(dir, "profiles.yml"), []byte(bad), 0o644))
+	code, _, errOut := wl("sim-check", "--quick")
+	if code != ExitBadInput || !strings.Contains(errOut, "profiles.yml: profiles.simple-p2p.both.delay") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("code %d stderr %q", code, errOut)
+	}
+	if code, _, errOut := wl("sim-check", "--scenarios", "nosuch"); code != ExitBadInput {
+		t.Fatalf("unknown scenario: code %d %q", code, errOut)
+	}
+}

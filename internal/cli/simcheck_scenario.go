@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/run"
+	"github.com/wirelab/wirelab/internal/simcheck"
+	"github.com/wirelab/wirelab/internal/topology"
+)
+
+// probeRTT and probeRate mirror the JSON wirelab/probe prints.
+type probeRTT struct {
+	Sent           int     `json:"sent"`
+	Received       int     `json:"received"`
+	P50Ms          float64 `json:"rtt_p50_ms"`
+	P99Ms          float64 `json:"rtt_p99_ms"`
+	LongestLossRun int     `json:"longest_loss_run"`
+}
+
+type probeRate struct {
+	Mbps float64 `json:"mbit_per_s"`
+	PPS  float64 `json:"packets_per_s"`
+}
+
+// runScenario brings up one cell with probe endpoints behind the sim, measures and checks.
+func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compose, alloc *topology.Allocator,
+	s simcheck.Scenario, p *profile.Resolved, seed uint64) (sr scenarioResult) {
+	exp := simcheck.Expect(p, simcheck.ProbeIPBytes)
+	sr = scenarioResult{Name: s.Name, Profile: p.Name, Expected: exp, Probes: map[string]json.RawMessage{}}
+	subnets, release, err := alloc.Allocate(ctx, e.docker, r.ID+"/"+s.Name)
+	if err != nil {
+		sr.Error = err.Error()
+		return sr
+	}
+	defer release()
+	capture := "0"
+	if s.Capture {
+		capture = "1"
+	}
+	cell := topology.NewCell(r, compose, e.root, s.Name, subnets, map[string]string{
+		"CLIENT_IMAGE": "wirelab/probe:latest", "SERVER_IMAGE": "wirelab/probe:latest",
+		"SIM_PROFILE": p.Name, "SIM_SEED": strconv.FormatUint(seed, 10), "SIM_CAPTURE": capture,
+	})
+	sr.Rerun = cell.RerunCommand()
+	defer func() { // named result: the sim's final stats.json exists only after it stopped
+		if err := cell.Stop(context.Background()); err != nil && sr.Error == "" {
+			sr.Error = err.Error()
+		}
+		if st, err := os.ReadFile(filepath.Join(cell.Dir, "sim", "stats.json")); err == nil {
+			sr.SimStats = st
+		}
+	}()
+	if err := cell.Up(ctx); err != nil {
+		sr.Error = err.Error()
+		return sr
+	}
+	probe := func(key string, args ...string) ([]byte, error) {
+		out, err := cell.Exec(ctx, "client", append([]string{"probe"}, args...)...)
+		if err == nil {
+			sr.Probes[key] = json.RawMessage(out)
+		}
+		return out, err
+	}
+	// The client's entrypoint waits for the sim's readiness port; so does this, before measuring.
+	if _, err := cell.Exec(ctx, "client", "/wait-for-it.sh", "sim:57832", "-q", "-s", "-t", "30"); err != nil {
+		sr.Error = "sim not ready: " + err.Error()
+		return sr
+	}
+	if s.RTTCount > 0 {
+		out, err := probe("rtt", "rtt", "-server", "server4:5201", "-count", strconv.Itoa(s.RTTCount),
+			"-interval", s.RTTInterval.String(), "-grace", (time.Duration(exp.RTTms*float64(time.Millisecond)) + 2*time.Second).String())
+		var m probeRTT
+		if err == nil {
+			err = json.Unmarshal(out, &m)
+		}
+		if err != nil {
+			sr.Error = err.Error()
+			return sr
+		}
+		if s.P50Check {
+			sr.Checks = append(sr.Checks, simcheck.RTTP50(s.Name, exp.RTTms, m.P50Ms))
+		}
+		if s.P99Check {
+			sr.Checks = append(sr.Checks, simcheck.RTTP99(s.Name, exp.RTTms, exp.JitterMs, m.P99Ms))
+		}
+		if s.LossCheck {
+			sr.Checks = append(sr.Checks, simcheck.Loss(s.Name, "round_trip_loss", exp.RoundTripLoss, m.Sent-m.Received, m.Sent))
+		}
+		if s.BlackholeMs > 0 {
+			sr.Checks = append(sr.Checks, simcheck.Blackhole(s.Name, s.BlackholeMs, float64(s.RTTInterval)/float64(time.Millisecond), m.LongestLossRun))
+		}
+	}
+	for _, dir := range s.Rates {
+		configured := exp.DownMbps
+		if dir == "up" {
+			configured = exp.UpMbps
+		}
+		send := fmt.Sprintf("%.0fbit", configured*1e6*1.25)
+		out, err := probe("rate_"+dir, "rate", "-server", "server4:5201", "-dir", dir, "-rate", send, "-duration", "4s")
+		var m probeRate
+		if err == nil {
+			err = json.Unmarshal(out, &m)
+		}
+		if err != nil {
+			sr.Error = err.Error()
+			return sr
+		}
+		sr.Checks = append(sr.Checks, simcheck.Rate(s.Name, "rate_"+dir, configured, m.Mbps))
+	}
+	if s.Capacity {
+		for _, dir := range []string{"down", "up"} {
+			if _, err := probe("capacity_"+dir, "rate", "-server", "server4:5201", "-dir", dir, "-rate", "0", "-duration", "4s"); err != nil {
+				sr.Error = err.Error()
+				return sr
+			}
+		}
+	}
+	return sr
+}

@@ -1,0 +1,87 @@
+// Package simcheck compares what the sim was configured to do with what probes measured through
+// the real topology. Each check is a pure function so it can be shown to fail on bad numbers.
+package simcheck
+
+import (
+	"fmt"
+	"math"
+)
+
+// Check is one configured-versus-measured comparison.
+type Check struct {
+	Profile    string  `json:"profile"`
+	Metric     string  `json:"metric"`
+	Unit       string  `json:"unit"`
+	Configured float64 `json:"configured"`
+	Measured   float64 `json:"measured"`
+	Low        float64 `json:"low"`  // accepted range
+	High       float64 `json:"high"` //
+	Pass       bool    `json:"pass"`
+}
+
+func (c Check) String() string {
+	verdict := "ok"
+	if !c.Pass {
+		verdict = "FAIL"
+	}
+	return fmt.Sprintf("%-4s %-22s %-16s configured %9.3f %-6s measured %9.3f (accept %.3f .. %.3f)",
+		verdict, c.Profile, c.Metric, c.Configured, c.Unit, c.Measured, c.Low, c.High)
+}
+
+func within(c Check) Check {
+	c.Pass = c.Measured >= c.Low && c.Measured <= c.High
+	return c
+}
+
+// Targets from the sim's fidelity requirements.
+const (
+	RTTp50Tolerance = 1.0  // ms either side of the configured RTT
+	RTTp99Slack     = 2.0  // ms above the configured RTT
+	RateTolerance   = 0.05 // relative
+	z99             = 2.5758293035489
+)
+
+// RTTP50 checks the median round trip against the configured RTT (both one-way delays plus the
+// probe's serialization at the configured rates).
+func RTTP50(profile string, configuredMs, measuredMs float64) Check {
+	return within(Check{Profile: profile, Metric: "rtt_p50", Unit: "ms", Configured: configuredMs, Measured: measuredMs,
+		Low: configuredMs - RTTp50Tolerance, High: configuredMs + RTTp50Tolerance})
+}
+
+// RTTP99 checks the 99th percentile round trip: at most RTTp99Slack above the configured RTT.
+// Profiles with jitter widen the bound by the configured jitter of both directions.
+func RTTP99(profile string, configuredMs, jitterMs, measuredMs float64) Check {
+	return within(Check{Profile: profile, Metric: "rtt_p99", Unit: "ms", Configured: configuredMs, Measured: measuredMs,
+		Low: configuredMs - jitterMs, High: configuredMs + jitterMs + RTTp99Slack})
+}
+
+// Loss checks a measured loss rate over n packets against the configured probability: the
+// measurement must lie inside the 99% binomial (normal approximation) confidence interval.
+// At least 10,000 packets are needed for the interval to mean something.
+func Loss(profile, metric string, configured float64, lost, n int) Check {
+	half := z99 * math.Sqrt(configured*(1-configured)/float64(n))
+	if configured == 0 {
+		half = 0 // nothing may be lost at all
+	}
+	c := within(Check{Profile: profile, Metric: metric, Unit: "ratio", Configured: configured,
+		Measured: float64(lost) / float64(n), Low: math.Max(0, configured-half), High: configured + half})
+	if n < 10000 {
+		c.Pass = false
+		c.Metric += " (needs >=10k packets)"
+	}
+	return c
+}
+
+// Rate checks an achieved rate against the configured one (±5%).
+func Rate(profile, metric string, configuredMbps, measuredMbps float64) Check {
+	return within(Check{Profile: profile, Metric: metric, Unit: "Mbit/s", Configured: configuredMbps, Measured: measuredMbps,
+		Low: configuredMbps * (1 - RateTolerance), High: configuredMbps * (1 + RateTolerance)})
+}
+
+// Blackhole checks that probes sent every interval saw a gap of the configured blackhole length:
+// the longest run of consecutive lost probes must cover the off time (±10% + 2 probes).
+func Blackhole(profile string, offMs, intervalMs float64, longestLossRun int) Check {
+	want := offMs / intervalMs
+	return within(Check{Profile: profile, Metric: "blackhole_gap", Unit: "probes", Configured: want, Measured: float64(longestLossRun),
+		Low: want*0.9 - 2, High: want*1.1 + 2})
+}

@@ -1,0 +1,37 @@
+package simcheck
+
+import (
+	"time"
+
+	"github.com/wirelab/wirelab/internal/netem"
+	"github.com/wirelab/wirelab/internal/profile"
+)
+
+// Expected is what a profile promises, in the units the probes report.
+type Expected struct {
+	RTTms         float64 // both one-way delays plus the probe's serialization each way
+	JitterMs      float64 // jitter of both directions (widens the p99 bound)
+	RoundTripLoss float64 // a probe is lost when either direction drops it
+	DownMbps      float64 // to-client rate; 0 = unlimited
+	UpMbps        float64 // to-server rate
+}
+
+// Expect derives the expectations from a resolved profile's first phase for probes of ipBytes.
+func Expect(r *profile.Resolved, ipBytes int) Expected {
+	links := r.Initial()
+	up, down := links.For(netem.ToServer), links.For(netem.ToClient)
+	ser := func(p netem.Params) time.Duration {
+		if p.Rate == 0 {
+			return 0
+		}
+		return time.Duration(float64(ipBytes*8) / float64(p.Rate) * float64(time.Second))
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	return Expected{
+		RTTms:         ms(up.Delay + down.Delay + ser(up) + ser(down)),
+		JitterMs:      ms(up.Jitter + down.Jitter),
+		RoundTripLoss: 1 - (1-up.Loss)*(1-down.Loss),
+		DownMbps:      float64(down.Rate) / 1e6,
+		UpMbps:        float64(up.Rate) / 1e6,
+	}
+}

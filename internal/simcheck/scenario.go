@@ -1,0 +1,64 @@
+package simcheck
+
+import "time"
+
+// Scenario is one profile and the measurements taken through it.
+type Scenario struct {
+	Name    string
+	Profile string // reference into images/sim/profiles.yml
+	Capture bool   // pcaps on (off for capacity runs: tcpdump costs CPU)
+
+	RTTCount    int           // echo probes (0: no RTT measurement)
+	RTTInterval time.Duration //
+	LossCheck   bool          // compare round-trip loss with the profile (needs RTTCount >= 10k)
+	P50Check    bool          // check the median RTT
+	P99Check    bool          // check the 99th percentile RTT
+	Rates       []string      // "down" / "up": paced flows at 1.25x the configured rate
+	Capacity    bool          // flows as fast as possible, reported (no target)
+	BlackholeMs float64       // expect a gap of this length in the probes
+}
+
+// ProbeIPBytes is the IP size of an RTT probe (64 B payload + UDP/IPv4 headers).
+const ProbeIPBytes = 92
+
+// Full is `make sim-check`: the profiles the README's fidelity table reports.
+func Full() []Scenario {
+	rtt := func(name, ref string, count int, every time.Duration, rates ...string) Scenario {
+		return Scenario{Name: name, Profile: ref, Capture: true, RTTCount: count, RTTInterval: every, P50Check: count > 0, P99Check: count > 0, Rates: rates}
+	}
+	lossy := func(name, ref string) Scenario {
+		return Scenario{Name: name, Profile: ref, Capture: true, RTTCount: 10000, RTTInterval: time.Millisecond, LossCheck: true, P50Check: true}
+	}
+	return []Scenario{
+		{Name: "capacity", Profile: "ideal", Capacity: true, RTTCount: 3000, RTTInterval: time.Millisecond, P50Check: true, P99Check: true},
+		rtt("simple-p2p", "simple-p2p", 5000, time.Millisecond, "down", "up"),
+		rtt("lte", "lte", 5000, time.Millisecond, "down", "up"),
+		rtt("satellite", "satellite", 3000, 2*time.Millisecond, "down", "up"),
+		rtt("slow-upload", "slow-upload", 3000, time.Millisecond, "up"),
+		rtt("fast-upload", "fast-upload", 3000, time.Millisecond, "up"),
+		rtt("rate-1mbit", "simple-p2p:both.rate=1Mbit:both.queue=bdp", 0, 0, "down"),
+		rtt("rate-50mbit", "simple-p2p:both.rate=50Mbit:both.queue=bdp", 0, 0, "down"),
+		rtt("rate-100mbit", "simple-p2p:both.rate=100Mbit:both.queue=bdp", 0, 0, "down"),
+		lossy("lossy-0", "lossy-0"),
+		lossy("lossy-5", "lossy-5"),
+		{Name: "blackhole", Profile: "blackhole:on=4s:off=2s:repeat=1", Capture: true, RTTCount: 5000, RTTInterval: 2 * time.Millisecond, BlackholeMs: 2000},
+	}
+}
+
+// Quick is the subset `make test` runs: delay, loss (0% vs 5%), rate and a blackhole. The RTT
+// tail (p99) and the lossy profiles' medians are left to make sim-check: on a loaded 2-core CI
+// machine they measure the machine more than the sim.
+func Quick() []Scenario {
+	var out []Scenario
+	for _, s := range Full() {
+		switch s.Name {
+		case "simple-p2p":
+			s.RTTCount, s.P99Check, s.Rates = 2000, false, []string{"down"}
+			out = append(out, s)
+		case "lossy-0", "lossy-5", "blackhole":
+			s.P50Check, s.P99Check = false, false
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,109 @@
+package topology
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/run"
+)
+
+// Cell is one client -- sim -- server topology of a run.
+type Cell struct {
+	Name    string // unique within the run; part of the compose project name
+	Dir     string // the cell's output folder: sim/, client/, server/ logs go below it
+	Subnets Subnets
+	Env     map[string]string // CLIENT_IMAGE, SERVER_IMAGE, SIM_PROFILE, SIM_SEED, TESTCASE, ...
+
+	run     *run.Run
+	compose *docker.Compose
+	file    string
+}
+
+// NewCell prepares a cell; Up starts it.
+func NewCell(r *run.Run, compose *docker.Compose, root, name string, subnets Subnets, env map[string]string) *Cell {
+	return &Cell{Name: name, Dir: filepath.Join(r.Dir, name), Subnets: subnets, Env: env,
+		run: r, compose: compose, file: filepath.Join(root, "compose", "lab.yml")}
+}
+
+// Project is the compose project name: unique per run and cell.
+func (c *Cell) Project() string { return "wirelab-" + c.run.ID + "-" + c.Name }
+
+func (c *Cell) environ() []string {
+	abs, _ := filepath.Abs(c.Dir)
+	env := append(c.run.Env(),
+		"WIRELAB_PROJECT="+c.Project(),
+		"CLIENT_NET4="+c.Subnets.Client4, "SERVER_NET4="+c.Subnets.Server4,
+		"CLIENT_NET6="+c.Subnets.Client6, "SERVER_NET6="+c.Subnets.Server6,
+		"SIM_LOGS="+filepath.Join(abs, "sim"), "CLIENT_LOGS="+filepath.Join(abs, "client"), "SERVER_LOGS="+filepath.Join(abs, "server"),
+	)
+	for k, v := range c.Env {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// Cmd returns a compose command for this cell (e.g. "exec", "-T", "client", ...).
+func (c *Cell) Cmd(ctx context.Context, args ...string) *exec.Cmd {
+	return c.compose.Cmd(ctx, c.file, c.environ(), args...)
+}
+
+// Up creates the cell's log folders and starts sim, client and server.
+func (c *Cell) Up(ctx context.Context) error {
+	for _, d := range []string{"sim", "client", "server"} {
+		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	out, err := c.Cmd(ctx, "up", "-d", "--quiet-pull").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("cell %s: compose up: %s", c.Name, lastLine(out, err))
+	}
+	return nil
+}
+
+// Exec runs a command in a service and returns its stdout.
+func (c *Cell) Exec(ctx context.Context, service string, args ...string) ([]byte, error) {
+	cmd := c.Cmd(ctx, append([]string{"exec", "-T", service}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("%s: %s: %s", service, strings.Join(args, " "), lastLine([]byte(stderr.String()), err))
+	}
+	return out, nil
+}
+
+// Stop stops the sim gracefully (it writes its final stats.json and closes the pcaps), then
+// removes the cell's containers and networks.
+func (c *Cell) Stop(ctx context.Context) error {
+	_ = c.Cmd(ctx, "stop", "-t", "5", "sim").Run()
+	out, err := c.Cmd(ctx, "down", "-t", "1", "-v").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("cell %s: compose down: %s", c.Name, lastLine(out, err))
+	}
+	return nil
+}
+
+// RerunCommand is the shell line that brings this cell's topology up by hand.
+func (c *Cell) RerunCommand() string {
+	var b strings.Builder
+	for _, kv := range c.environ()[2:] { // the run's own WIRELAB_RUN / WIRELAB_SUITE come first
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "%s=%q ", k, v)
+	}
+	fmt.Fprintf(&b, "WIRELAB_RUN=%s-rerun docker compose -f compose/lab.yml up", c.run.ID)
+	return b.String()
+}
+
+func lastLine(out []byte, err error) string {
+	lines := docker.Lines(string(out))
+	if len(lines) == 0 {
+		return err.Error()
+	}
+	return lines[len(lines)-1]
+}
