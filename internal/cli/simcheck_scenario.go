@@ -92,7 +92,26 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 			sr.Checks = append(sr.Checks, simcheck.RTTP99(s.Name, exp.RTTms, exp.JitterMs, m.P99Ms))
 		}
 		if s.LossCheck {
-			sr.Checks = append(sr.Checks, simcheck.Loss(s.Name, "round_trip_loss", exp.RoundTripLoss, m.Sent-m.Received, m.Sent))
+			want := exp.RoundTripLoss
+			if s.CorruptLoss {
+				want = exp.RoundTripCorrupt
+			}
+			sr.Checks = append(sr.Checks, simcheck.Loss(s.Name, "round_trip_loss", want, m.Sent-m.Received, m.Sent))
+		}
+		if s.Rebinds > 0 {
+			time.Sleep(1100 * time.Millisecond) // the sim rewrites stats.json every second
+			var st struct {
+				Rebinds int `json:"rebinds"`
+			}
+			data, err := os.ReadFile(filepath.Join(cell.Dir, "sim", "stats.json"))
+			if err == nil {
+				err = json.Unmarshal(data, &st)
+			}
+			if err != nil {
+				sr.Error = "sim stats: " + err.Error()
+				return sr
+			}
+			sr.Checks = append(sr.Checks, simcheck.Rebind(s.Name, s.Rebinds, st.Rebinds, m.Sent-m.Received, m.Sent, 0.03)...)
 		}
 		if s.BlackholeMs > 0 {
 			sr.Checks = append(sr.Checks, simcheck.Blackhole(s.Name, s.BlackholeMs, float64(s.RTTInterval)/float64(time.Millisecond), m.LongestLossRun))

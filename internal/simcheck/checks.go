@@ -85,3 +85,14 @@ func Blackhole(profile string, offMs, intervalMs float64, longestLossRun int) Ch
 	return within(Check{Profile: profile, Metric: "blackhole_gap", Unit: "probes", Configured: want, Measured: float64(longestLossRun),
 		Low: want*0.9 - 2, High: want*1.1 + 2})
 }
+
+// Rebind checks that traffic survived NAT rebinding: the sim rebound at least want times and at
+// most maxLoss of the probes were lost (only those in flight to a forgotten binding may be).
+func Rebind(profile string, want, rebinds, lost, n int, maxLoss float64) []Check {
+	return []Check{
+		within(Check{Profile: profile, Metric: "rebinds", Unit: "count", Configured: float64(want), Measured: float64(rebinds),
+			Low: float64(want), High: float64(want) + 1}),
+		within(Check{Profile: profile, Metric: "loss_across_rebinds", Unit: "ratio", Configured: 0, Measured: float64(lost) / float64(n),
+			Low: 0, High: maxLoss}),
+	}
+}

@@ -12,8 +12,11 @@ type Expected struct {
 	RTTms         float64 // both one-way delays plus the probe's serialization each way
 	JitterMs      float64 // jitter of both directions (widens the p99 bound)
 	RoundTripLoss float64 // a probe is lost when either direction drops it
-	DownMbps      float64 // to-client rate; 0 = unlimited
-	UpMbps        float64 // to-server rate
+	// RoundTripCorrupt: a probe is also lost when either direction corrupts it, because the
+	// receiver's UDP checksum catches every one-byte flip the engine makes.
+	RoundTripCorrupt float64
+	DownMbps         float64 // to-client rate; 0 = unlimited
+	UpMbps           float64 // to-server rate
 }
 
 // Expect derives the expectations from a resolved profile's first phase for probes of ipBytes.
@@ -28,10 +31,11 @@ func Expect(r *profile.Resolved, ipBytes int) Expected {
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	return Expected{
-		RTTms:         ms(up.Delay + down.Delay + ser(up) + ser(down)),
-		JitterMs:      ms(up.Jitter + down.Jitter),
-		RoundTripLoss: 1 - (1-up.Loss)*(1-down.Loss),
-		DownMbps:      float64(down.Rate) / 1e6,
-		UpMbps:        float64(up.Rate) / 1e6,
+		RTTms:            ms(up.Delay + down.Delay + ser(up) + ser(down)),
+		JitterMs:         ms(up.Jitter + down.Jitter),
+		RoundTripLoss:    1 - (1-up.Loss)*(1-down.Loss),
+		RoundTripCorrupt: 1 - (1-up.Loss)*(1-down.Loss)*(1-up.Corrupt)*(1-down.Corrupt),
+		DownMbps:         float64(down.Rate) / 1e6,
+		UpMbps:           float64(up.Rate) / 1e6,
 	}
 }

@@ -16,6 +16,8 @@ type Scenario struct {
 	Rates       []string      // "down" / "up": paced flows at 1.25x the configured rate
 	Capacity    bool          // flows as fast as possible, reported (no target)
 	BlackholeMs float64       // expect a gap of this length in the probes
+	CorruptLoss bool          // corruption counts as loss (receivers drop bad checksums)
+	Rebinds     int           // expect this many NAT rebindings with traffic surviving them
 }
 
 // ProbeIPBytes is the IP size of an RTT probe (64 B payload + UDP/IPv4 headers).
@@ -42,10 +44,14 @@ func Full() []Scenario {
 		lossy("lossy-0", "lossy-0"),
 		lossy("lossy-5", "lossy-5"),
 		{Name: "blackhole", Profile: "blackhole:on=4s:off=2s:repeat=1", Capture: true, RTTCount: 5000, RTTInterval: 2 * time.Millisecond, BlackholeMs: 2000},
+		{Name: "corrupt-5", Profile: "corrupt-rate:rate_to_client=5:rate_to_server=5", Capture: true, RTTCount: 10000, RTTInterval: time.Millisecond, LossCheck: true, CorruptLoss: true},
+		// The sim starts ~2 s before the probes; 10 s of probes from there see rebinds at 3, 6, 9 s.
+		{Name: "rebind", Profile: "rebind-port:first-rebind=3s:rebind-freq=3s", Capture: true, RTTCount: 5000, RTTInterval: 2 * time.Millisecond, Rebinds: 3},
 	}
 }
 
-// Quick is the subset `make test` runs: delay, loss (0% vs 5%), rate and a blackhole. The RTT
+// Quick is the subset `make test` runs: delay, loss (0% vs 5%), rate, a blackhole, corruption
+// (caught by the receivers' checksums) and NAT rebinding. The RTT
 // tail (p99) and the lossy profiles' medians are left to make sim-check: on a loaded 2-core CI
 // machine they measure the machine more than the sim.
 func Quick() []Scenario {
@@ -55,7 +61,7 @@ func Quick() []Scenario {
 		case "simple-p2p":
 			s.RTTCount, s.P99Check, s.Rates = 2000, false, []string{"down"}
 			out = append(out, s)
-		case "lossy-0", "lossy-5", "blackhole":
+		case "lossy-0", "lossy-5", "blackhole", "corrupt-5", "rebind":
 			s.P50Check, s.P99Check = false, false
 			out = append(out, s)
 		}
