@@ -1,10 +1,9 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/jsonfile"
 	"github.com/wirelab/wirelab/internal/netem"
 )
 
@@ -25,13 +24,5 @@ func writeStats(path string, f *forwarder) error {
 		s.RateToServerMbps = float64(st.ToServer.BytesOut) * 8 / secs / 1e6
 		s.RateToClientMbps = float64(st.ToClient.BytesOut) * 8 / secs / 1e6
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return jsonfile.Write(path, s)
 }

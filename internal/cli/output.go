@@ -1,27 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/wirelab/wirelab/internal/jsonfile"
 )
 
 // writeJSON writes v atomically (temp file + rename) so readers never see half a result.
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeJSON(path string, v any) error { return jsonfile.Write(path, v) }
 
 // lastLines returns the last n non-empty lines of out, joined into one line.
 func lastLines(out []byte, n int) string {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/profile"
-	"github.com/wirelab/wirelab/internal/run"
 	"github.com/wirelab/wirelab/internal/simcheck"
 	"github.com/wirelab/wirelab/internal/topology"
 )
@@ -78,14 +77,7 @@ func runSimCheck(ctx context.Context, e *env, args []string) error {
 			return badInputf("%v", err)
 		}
 	}
-	if err := e.docker.CheckEngine(ctx); err != nil {
-		return err
-	}
-	compose, err := e.docker.Compose(ctx)
-	if err != nil {
-		return err
-	}
-	r, ctx, err := run.Start(ctx, *opts, e.docker)
+	r, ctx, compose, err := e.startRun(ctx, *opts)
 	if err != nil {
 		return err
 	}

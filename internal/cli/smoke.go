@@ -43,15 +43,7 @@ func runSmoke(ctx context.Context, e *env, args []string) error {
 	if _, err := os.Stat(file); err != nil {
 		return badInputf("%v", err)
 	}
-	if err := e.docker.CheckEngine(ctx); err != nil {
-		return err
-	}
-	compose, err := e.docker.Compose(ctx)
-	if err != nil {
-		return err
-	}
-
-	r, ctx, err := run.Start(ctx, *opts, e.docker)
+	r, ctx, compose, err := e.startRun(ctx, *opts)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/jsonfile"
 )
 
 // Entry records one built image: what make images produced and how.
@@ -53,17 +55,5 @@ func LoadInventory(out string) (*Inventory, error) {
 // Save writes the inventory atomically, so an interrupted build never leaves half a file.
 func (inv *Inventory) Save(out string) error {
 	inv.Updated = time.Now().UTC().Format(time.RFC3339)
-	data, err := json.MarshalIndent(inv, "", "  ")
-	if err != nil {
-		return err
-	}
-	p := InventoryPath(out)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	return jsonfile.Write(InventoryPath(out), inv)
 }
