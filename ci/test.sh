@@ -41,5 +41,5 @@ stage vet         $GO vet ./...
 stage unit        $GO test -count=1 ./...
 stage cli         $GO build -o "$WIRELAB" ./cmd/wirelab
 stage images      "$WIRELAB" images --out "$OUT" base endpoint sim probe
-stage integration env WIRELAB_INTEGRATION=1 WIRELAB_BIN="$PWD/$WIRELAB" $GO test -count=1 -v -run Integration ./cmd/wirelab/
+stage integration env WIRELAB_INTEGRATION=1 WIRELAB_BIN="$PWD/$WIRELAB" $GO test -count=1 -v -timeout 30m -run Integration ./cmd/wirelab/
 summary

@@ -85,7 +85,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: wirelab <command> [flags]   (wirelab <command> -h for its flags)")
 	fmt.Fprintln(w)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 checks failed, 2 bad input, 3 environment (docker/compose), 130 interrupted")
 }
