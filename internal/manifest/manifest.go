@@ -46,7 +46,7 @@ type Build struct {
 	Dockerfile string   `yaml:"dockerfile"` // relative to Dir; default Dockerfile
 	Context    string   `yaml:"context"`    // relative to Dir; default "."
 	Prepare    string   `yaml:"prepare"`    // host script run before docker build (e.g. base rootfs)
-	Go         []string `yaml:"go"`         // Go main packages built static into <Dir>/.build/<name>
+	Go         []string `yaml:"go"`         // Go main packages (./... or a required module's) built static into <Dir>/.build/<last element>
 	VersionCmd []string `yaml:"version_cmd"`
 }
 
@@ -149,8 +149,8 @@ func (m *Manifest) validate() error {
 		}
 	}
 	for i, pkg := range m.Build.Go {
-		if !strings.HasPrefix(pkg, "./") || strings.Contains(pkg, "..") {
-			return bad(fmt.Sprintf("build.go[%d]", i), "%q must be a package path inside the module, like ./images/%s", pkg, m.Name)
+		if strings.HasPrefix(pkg, "/") || strings.Contains(pkg, "..") || strings.ContainsAny(pkg, " @") {
+			return bad(fmt.Sprintf("build.go[%d]", i), "%q must be a package of this module (./images/%s) or of a module go.mod requires", pkg, m.Name)
 		}
 	}
 	return nil

@@ -17,7 +17,7 @@ type Cell struct {
 	Name    string // unique within the run; part of the compose project name
 	Dir     string // the cell's output folder: sim/, client/, server/ logs go below it
 	Subnets Subnets
-	Env     map[string]string // CLIENT_IMAGE, SERVER_IMAGE, SIM_PROFILE, SIM_SEED, TESTCASE, ...
+	Env     map[string]string // CLIENT_IMAGE, SERVER_IMAGE, SIM_PROFILE, SIM_SEED, TESTCASE, ...; may override WWW_DIR, CERTS_DIR
 
 	run     *run.Run
 	compose *docker.Compose
@@ -40,8 +40,9 @@ func (c *Cell) environ() []string {
 		"CLIENT_NET4="+c.Subnets.Client4, "SERVER_NET4="+c.Subnets.Server4,
 		"CLIENT_NET6="+c.Subnets.Client6, "SERVER_NET6="+c.Subnets.Server6,
 		"SIM_LOGS="+filepath.Join(abs, "sim"), "CLIENT_LOGS="+filepath.Join(abs, "client"), "SERVER_LOGS="+filepath.Join(abs, "server"),
+		"WWW_DIR="+filepath.Join(abs, "www"), "DOWNLOADS_DIR="+filepath.Join(abs, "downloads"), "CERTS_DIR="+filepath.Join(abs, "certs"),
 	)
-	for k, v := range c.Env {
+	for k, v := range c.Env { // later entries win: c.Env may point www/certs elsewhere
 		env = append(env, k+"="+v)
 	}
 	return env
@@ -54,7 +55,7 @@ func (c *Cell) Cmd(ctx context.Context, args ...string) *exec.Cmd {
 
 // Up creates the cell's log folders and starts sim, client and server.
 func (c *Cell) Up(ctx context.Context) error {
-	for _, d := range []string{"sim", "client", "server"} {
+	for _, d := range []string{"sim", "client", "server", "www", "downloads", "certs"} {
 		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
 			return err
 		}
