@@ -1,0 +1,75 @@
+package interop
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/wirelab/wirelab/internal/profile"
+)
+
+// The shipped test cases parse, and every profile they name resolves.
+func TestShippedCases(t *testing.T) {
+	cases, err := LoadCases("../../conformance/quic/testcases.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, err := profile.LoadFile("../../images/sim/profiles.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*Case{}
+	for _, c := range cases {
+		byName[c.Name] = c
+		if _, err := profiles.Resolve(c.Profile); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+		}
+	}
+	for _, n := range []string{"handshake", "transfer", "longrtt", "chacha20", "multiplexing", "retry", "resumption", "zerortt",
+		"http3", "blackhole", "keyupdate", "ecn", "amplificationlimit", "handshakeloss", "transferloss", "handshakecorruption",
+		"transfercorruption", "ipv6", "v2", "rebind-port", "rebind-addr", "connectionmigration", "versionnegotiation", "transferreorder"} {
+		if byName[n] == nil {
+			t.Errorf("case %s missing", n)
+		}
+	}
+	if m := byName["multiplexing"]; len(m.FileSizes) != 1999 || m.FileSizes[0] != 32 {
+		t.Errorf("multiplexing files: %d", len(m.FileSizes))
+	}
+	if h := byName["handshakeloss"]; h.Limit.Seconds() != 300 || h.CheckList[1].String() != "handshakes=50" {
+		t.Errorf("handshakeloss: %v %v", h.Limit, h.CheckList)
+	}
+}
+
+func TestBadCasesNameFileAndField(t *testing.T) {
+	base := "cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1KiB], checks: [files]}\n"
+	for _, c := range []struct{ yaml, field string }{
+		{"cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1KiB], checks: [files, bogus]}\n", "cases[0].checks[1]"},
+		{"cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1KiB], checks: [handshakes]}\n", "cases[0].checks[0]"},
+		{"cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1KiB], checks: [files=3]}\n", "cases[0].checks[0]"},
+		{"cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1GB], checks: [files]}\n", "cases[0].files[0]"},
+		{"cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1KiB], checks: []}\n", "cases[0].checks"},
+		{"cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1KiB], checks: [files], timeout: soon}\n", "cases[0].timeout"},
+		{"cases:\n  - {name: a, abbr: A, testcase: handshake, files: [1KiB], checks: [files], host: server9}\n", "cases[0].host"},
+		{"cases:\n  - {name: a, abbr: A, files: [1KiB], checks: [files]}\n", "cases[0].testcase"},
+		{base + "  - {name: a, abbr: B, testcase: x, files: [1KiB], checks: [files]}\n", "cases[1].name"},
+		{base + "  - {name: b, abbr: A, testcase: x, files: [1KiB], checks: [files]}\n", "cases[1].abbr"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], colour: red}\n", "cases"},
+	} {
+		_, err := ParseCases("t.yml", []byte(c.yaml))
+		var ce *CaseError
+		if !errors.As(err, &ce) || ce.Field != c.field || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: got %v, want field %s", c.yaml, err, c.field)
+		}
+	}
+}
+
+func TestCheckHolds(t *testing.T) {
+	c, _ := parseCheck("client-hellos>=2")
+	if !c.Holds(2) || !c.Holds(3) || c.Holds(1) {
+		t.Fatal(">=")
+	}
+	c, _ = parseCheck("handshakes=1")
+	if !c.Holds(1) || c.Holds(2) {
+		t.Fatal("=")
+	}
+}
