@@ -37,8 +37,11 @@ sim-check: $(WIRELAB) ## measure the sim's fidelity (RTT, loss, rate, capacity) 
 	@$(WIRELAB) images --out $(OUT) sim probe >/dev/null
 	@$(WIRELAB) sim-check --out $(OUT) $(if $(QUICK),--quick) $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
-interop: ## QUIC/HTTP-3 interop matrix through the sim (issue #4)
-	@echo "make interop: not implemented yet (QUIC interop matrix, issue #4)"; exit 2
+interop: $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1
+	@$(WIRELAB) images --out $(OUT) >/dev/null
+	@$(WIRELAB) quic --out $(OUT) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(SERVERS),--servers $(SERVERS)) \
+	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
+	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume)
 
 grpcweb: ## gRPC <-> gRPC-web conversion conformance
 	@echo "make grpcweb: not implemented yet"; exit 2

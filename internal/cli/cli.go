@@ -42,7 +42,7 @@ func commands() []command {
 		{"smoke", "prove the lab works here: two labelled containers talk, then nothing is left", runSmoke},
 		{"sim-check", "measure the sim's fidelity through the real topology (make sim-check)", runSimCheck},
 		{"clean", "remove containers, networks and volumes labelled by wirelab runs (--run-id ID: one run)", runClean},
-		{"quic", "QUIC/HTTP-3 interop matrix (issue #4)", notYet("#4")},
+		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
 		{"h2", "HTTP/2 flow-control conformance", notYet("the h2 suite")},
 		{"grpcweb", "gRPC <-> gRPC-web conversion conformance", notYet("the grpcweb suite")},
 		{"fuzz", "fuzz campaigns on QPACK/HTTP-3 parsers (issue #5)", notYet("#5")},

@@ -24,11 +24,19 @@ type Cell struct {
 	file    string
 }
 
-// NewCell prepares a cell; Up starts it.
+// NewCell prepares a cell in <run dir>/<name>; Up starts it.
 func NewCell(r *run.Run, compose *docker.Compose, root, name string, subnets Subnets, env map[string]string) *Cell {
-	return &Cell{Name: name, Dir: filepath.Join(r.Dir, name), Subnets: subnets, Env: env,
+	return NewCellIn(r, compose, root, name, filepath.Join(r.Dir, name), subnets, env)
+}
+
+// NewCellIn prepares a cell whose output goes to dir (name must suit a compose project name).
+func NewCellIn(r *run.Run, compose *docker.Compose, root, name, dir string, subnets Subnets, env map[string]string) *Cell {
+	return &Cell{Name: name, Dir: dir, Subnets: subnets, Env: env,
 		run: r, compose: compose, file: filepath.Join(root, "compose", "lab.yml")}
 }
+
+// Container is the docker name of one of the cell's services.
+func (c *Cell) Container(service string) string { return c.Project() + "-" + service + "-1" }
 
 // Project is the compose project name: unique per run and cell.
 func (c *Cell) Project() string { return "wirelab-" + c.run.ID + "-" + c.Name }

@@ -1,0 +1,84 @@
+package interop
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/manifest"
+)
+
+// Impl is one QUIC implementation: an image and the roles and cases it declares.
+type Impl struct {
+	Name      string
+	Image     string
+	Client    bool
+	Server    bool
+	Testcases map[string]bool // nil: not declared (an image given by reference): try every case
+	URL       string
+}
+
+// Supports reports whether the image declares the test case the endpoints are told.
+func (i Impl) Supports(testcase string) bool { return i.Testcases == nil || i.Testcases[testcase] }
+
+// ImplsFromManifests lists the images with a quic role.
+func ImplsFromManifests(ms []*manifest.Manifest) []Impl {
+	var out []Impl
+	for _, m := range ms {
+		if len(m.Roles["quic"]) == 0 {
+			continue
+		}
+		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays("quic", "client"), Server: m.Plays("quic", "server"), URL: m.Implementation.Source}
+		if tcs := m.Testcases["quic"]; len(tcs) > 0 {
+			impl.Testcases = map[string]bool{}
+			for _, tc := range tcs {
+				impl.Testcases[tc] = true
+			}
+		}
+		out = append(out, impl)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
+
+// ParseImageRef reads NAME=IMAGE[:ROLES] for an image given by reference, e.g.
+// "myquic=registry.example/myquic:latest:client,server".
+func ParseImageRef(s string) (Impl, error) {
+	name, rest, ok := strings.Cut(s, "=")
+	if !ok || name == "" || rest == "" {
+		return Impl{}, fmt.Errorf("--image %q: want NAME=IMAGE[:client,server]", s)
+	}
+	impl := Impl{Name: name, Image: rest, Client: true, Server: true}
+	if i := strings.LastIndex(rest, ":"); i > 0 && (strings.Contains(rest[i+1:], "client") || strings.Contains(rest[i+1:], "server")) {
+		impl.Image = rest[:i]
+		roles := rest[i+1:]
+		impl.Client, impl.Server = strings.Contains(roles, "client"), strings.Contains(roles, "server")
+	}
+	return impl, nil
+}
+
+// Select keeps the named items (comma-separated; empty keeps all) and reports unknown names.
+func Select[T any](all []T, names string, name func(T) string, what string) ([]T, error) {
+	if names == "" {
+		return all, nil
+	}
+	by := map[string]T{}
+	for _, x := range all {
+		by[name(x)] = x
+	}
+	var out []T
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		x, ok := by[n]
+		if !ok {
+			var known []string
+			for k := range by {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			return nil, fmt.Errorf("unknown %s %q (known: %s)", what, n, strings.Join(known, ", "))
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}

@@ -1,0 +1,112 @@
+package interop
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// progress prints one line per finished cell with the running totals and an ETA.
+type progress struct {
+	w                           io.Writer
+	total, done, resumed        int
+	passed, failed, unsupported int
+	start                       time.Time
+}
+
+func newProgress(w io.Writer, total, resumed int) *progress {
+	if resumed > 0 {
+		fmt.Fprintf(w, "resuming: %d cells already done, %d to run\n", resumed, total)
+	}
+	return &progress{w: w, total: total, resumed: resumed, start: time.Now()}
+}
+
+func (p *progress) record(r CellResult) {
+	p.done++
+	switch r.Result {
+	case Succeeded:
+		p.passed++
+	case Unsupported:
+		p.unsupported++
+	default:
+		p.failed++
+	}
+	eta := time.Duration(float64(time.Since(p.start)) / float64(p.done) * float64(p.total-p.done)).Round(time.Second)
+	line := fmt.Sprintf("[%d/%d] %-28s %-20s %-11s %5.1fs  (%d passed, %d failed, %d unsupported, ETA %s)",
+		p.done, p.total, r.Server+"_"+r.Client, r.Case, r.Result, r.Seconds, p.passed, p.failed, p.unsupported, eta)
+	if r.Result == Failed {
+		line += "\n      " + r.Reason
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+// PrintMatrix prints, per test case, a client x server table with upstream's abbreviations:
+// the case letter when it succeeded, lower case x-marked when it failed, '-' when unsupported.
+func PrintMatrix(w io.Writer, cases []*Case, clients, servers []Impl, results []CellResult) {
+	by := map[string]string{}
+	for _, r := range results {
+		by[r.Client+"|"+r.Server+"|"+r.Case] = r.Result
+	}
+	sNames := make([]string, len(servers))
+	for i, s := range servers {
+		sNames[i] = s.Name
+	}
+	fmt.Fprintf(w, "\nresults (rows: client, columns: server; %s = succeeded, %s = failed, - = unsupported, . = not run)\n", "✓", "✕")
+	for _, c := range cases {
+		fmt.Fprintf(w, "\n%s (%s)\n%-12s %s\n", c.Name, c.Abbr, "", strings.Join(pad(sNames), " "))
+		for _, cl := range clients {
+			var row []string
+			for _, s := range servers {
+				mark := "."
+				switch by[cl.Name+"|"+s.Name+"|"+c.Name] {
+				case Succeeded:
+					mark = "✓ " + c.Abbr
+				case Failed:
+					mark = "✕ " + c.Abbr
+				case Unsupported:
+					mark = "-"
+				}
+				row = append(row, mark)
+			}
+			fmt.Fprintf(w, "%-12s %s\n", cl.Name, strings.Join(pad(row), " "))
+		}
+	}
+}
+
+func pad(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%-12s", x)
+	}
+	return out
+}
+
+// Counts tallies results by verdict.
+func Counts(results []CellResult) (passed, failed, unsupported int) {
+	for _, r := range results {
+		switch r.Result {
+		case Succeeded:
+			passed++
+		case Unsupported:
+			unsupported++
+		default:
+			failed++
+		}
+	}
+	return
+}
+
+// SortResults orders results by server, client and case for stable output files.
+func SortResults(rs []CellResult) {
+	sort.Slice(rs, func(a, b int) bool {
+		if rs[a].Server != rs[b].Server {
+			return rs[a].Server < rs[b].Server
+		}
+		if rs[a].Client != rs[b].Client {
+			return rs[a].Client < rs[b].Client
+		}
+		return rs[a].Case < rs[b].Case
+	})
+}
