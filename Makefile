@@ -38,7 +38,7 @@ sim-check: $(WIRELAB) ## measure the sim's fidelity (RTT, loss, rate, capacity) 
 	@$(WIRELAB) sim-check --out $(OUT) $(if $(QUICK),--quick) $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
 interop: $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1
-	@$(WIRELAB) images --out $(OUT) >/dev/null
+	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) quic --out $(OUT) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(SERVERS),--servers $(SERVERS)) \
 	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume)

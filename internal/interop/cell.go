@@ -22,12 +22,12 @@ type TraceChecker interface {
 var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // runCell runs one client x server x case cell and returns its verdict.
-func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) CellResult {
+func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res CellResult) {
 	start := time.Now()
 	dir := filepath.Join(r.Run.Dir, server.Name+"_"+client.Name, c.Name)
-	res := CellResult{Server: server.Name, Client: client.Name, Case: c.Name, Abbr: c.Abbr, Result: Failed, Dir: dir}
-	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }()
-	if !server.Supports(serverTestcase(c)) || !client.Supports(c.Testcase) {
+	res = CellResult{Server: server.Name, Client: client.Name, Case: c.Name, Abbr: c.Abbr, Result: Failed, Dir: dir}
+	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }() // runs last
+	if !server.Supports(c.Name) || !client.Supports(c.Name) {
 		res.Result, res.Reason = Unsupported, "not in the image's declared test cases"
 		return res
 	}

@@ -14,12 +14,12 @@ type Impl struct {
 	Image     string
 	Client    bool
 	Server    bool
-	Testcases map[string]bool // nil: not declared (an image given by reference): try every case
+	Testcases map[string]bool // test case names it declares; nil (an image given by reference): try every case
 	URL       string
 }
 
-// Supports reports whether the image declares the test case the endpoints are told.
-func (i Impl) Supports(testcase string) bool { return i.Testcases == nil || i.Testcases[testcase] }
+// Supports reports whether the image declares the test case (by case name, e.g. "longrtt").
+func (i Impl) Supports(name string) bool { return i.Testcases == nil || i.Testcases[name] }
 
 // ImplsFromManifests lists the images with a quic role.
 func ImplsFromManifests(ms []*manifest.Manifest) []Impl {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/wirelab/wirelab/internal/docker"
@@ -43,15 +44,24 @@ func (c *Cell) Project() string { return "wirelab-" + c.run.ID + "-" + c.Name }
 
 func (c *Cell) environ() []string {
 	abs, _ := filepath.Abs(c.Dir)
-	env := append(c.run.Env(),
-		"WIRELAB_PROJECT="+c.Project(),
-		"CLIENT_NET4="+c.Subnets.Client4, "SERVER_NET4="+c.Subnets.Server4,
-		"CLIENT_NET6="+c.Subnets.Client6, "SERVER_NET6="+c.Subnets.Server6,
-		"SIM_LOGS="+filepath.Join(abs, "sim"), "CLIENT_LOGS="+filepath.Join(abs, "client"), "SERVER_LOGS="+filepath.Join(abs, "server"),
-		"WWW_DIR="+filepath.Join(abs, "www"), "DOWNLOADS_DIR="+filepath.Join(abs, "downloads"), "CERTS_DIR="+filepath.Join(abs, "certs"),
-	)
-	for k, v := range c.Env { // later entries win: c.Env may point www/certs elsewhere
-		env = append(env, k+"="+v)
+	vars := map[string]string{
+		"WIRELAB_PROJECT": c.Project(),
+		"CLIENT_NET4":     c.Subnets.Client4, "SERVER_NET4": c.Subnets.Server4,
+		"CLIENT_NET6": c.Subnets.Client6, "SERVER_NET6": c.Subnets.Server6,
+		"SIM_LOGS": filepath.Join(abs, "sim"), "CLIENT_LOGS": filepath.Join(abs, "client"), "SERVER_LOGS": filepath.Join(abs, "server"),
+		"WWW_DIR": filepath.Join(abs, "www"), "DOWNLOADS_DIR": filepath.Join(abs, "downloads"), "CERTS_DIR": filepath.Join(abs, "certs"),
+	}
+	for k, v := range c.Env { // c.Env may point www/certs elsewhere
+		vars[k] = v
+	}
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	env := c.run.Env()
+	for _, k := range keys {
+		env = append(env, k+"="+vars[k])
 	}
 	return env
 }
@@ -101,7 +111,7 @@ func (c *Cell) Stop(ctx context.Context) error {
 // RerunCommand is the shell line that brings this cell's topology up by hand.
 func (c *Cell) RerunCommand() string {
 	var b strings.Builder
-	for _, kv := range c.environ()[2:] { // the run's own WIRELAB_RUN / WIRELAB_SUITE come first
+	for _, kv := range c.environ()[len(c.run.Env()):] { // the run's own WIRELAB_RUN / WIRELAB_SUITE come first
 		k, v, _ := strings.Cut(kv, "=")
 		fmt.Fprintf(&b, "%s=%q ", k, v)
 	}
