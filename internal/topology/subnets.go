@@ -93,9 +93,18 @@ func usedPrefixes(ctx context.Context, d *docker.CLI) ([]netip.Prefix, error) {
 	if ids == "" {
 		return nil, nil
 	}
-	out, err := d.Run(ctx, append([]string{"network", "inspect", "--format", "{{range .IPAM.Config}}{{.Subnet}} {{end}}"}, docker.Lines(ids)...)...)
+	format := []string{"network", "inspect", "--format", "{{range .IPAM.Config}}{{.Subnet}} {{end}}"}
+	out, err := d.Run(ctx, append(format, docker.Lines(ids)...)...)
 	if err != nil {
-		return nil, err
+		// A network removed between ls and inspect (another cell's teardown) fails the batch:
+		// ask one by one and skip the vanished ones.
+		var b strings.Builder
+		for _, id := range docker.Lines(ids) {
+			if o, err := d.Run(ctx, append(format, id)...); err == nil {
+				b.WriteString(o + " ")
+			}
+		}
+		out = b.String()
 	}
 	var used []netip.Prefix
 	for _, f := range strings.Fields(out) {
