@@ -74,7 +74,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"smoke", "-j", "0"},
 		{"clean", "--run-id", "../x"},
 		{"images", "nosuchimage"},
-		{"quic"}, {"fuzz"}, {"coverage"}, {"report"}, {"h2"}, {"grpcweb"},
+		{"fuzz"}, {"coverage"}, {"report"}, {"h2"}, {"grpcweb"},
 	} {
 		code, _, errOut := wl(args...)
 		if code != ExitBadInput || errOut == "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
@@ -128,5 +128,37 @@ func TestSimCheckBadProfileExits2(t *testing.T) {
 	}
 	if code, _, errOut := wl("sim-check", "--scenarios", "nosuch"); code != ExitBadInput {
 		t.Fatalf("unknown scenario: code %d %q", code, errOut)
+	}
+}
+
+// wirelab quic validates everything before it starts anything (no engine here: reaching it
+// would be exit 3).
+func TestQuicBadInputExits2(t *testing.T) {
+	root := fakeRepo(t, map[string]string{"alpha": "name: alpha\nimplementation: {name: a, version: '1'}\nroles: {quic: [client, server]}\n"})
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	must(t, os.MkdirAll(filepath.Join(root, "conformance", "quic"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "images", "sim"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "images", "sim", "profiles.yml"), []byte("profiles:\n  simple-p2p: {both: {delay: 15ms}}\n"), 0o644))
+	cases := filepath.Join(root, "conformance", "quic", "testcases.yml")
+	must(t, os.WriteFile(cases, []byte("cases:\n  - {name: handshake, abbr: H, testcase: handshake, files: [1KiB], checks: [files, bogus]}\n"), 0o644))
+	code, _, errOut := wl("quic")
+	if code != ExitBadInput || !strings.Contains(errOut, "testcases.yml: cases[0].checks[1]: unknown check") {
+		t.Fatalf("bad case file: code %d %q", code, errOut)
+	}
+	must(t, os.WriteFile(cases, []byte("cases:\n  - {name: handshake, abbr: H, testcase: handshake, files: [1KiB], checks: [files]}\n"), 0o644))
+	for _, args := range [][]string{
+		{"quic", "--clients", "nosuch"},
+		{"quic", "--tests", "nosuch"},
+		{"quic", "--profile", "simple-p2p:both.delay=-1s"},
+		{"quic", "--image", "broken"},
+		{"quic", "--resume"},
+		{"quic", "--seed", "x"},
+	} {
+		if code, _, errOut := wl(args...); code != ExitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: code %d %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := wl("quic"); code != ExitEnvironment {
+		t.Errorf("valid input should reach the engine check: code %d %q", code, errOut)
 	}
 }

@@ -1,0 +1,54 @@
+package interop
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirelab/wirelab/internal/manifest"
+)
+
+func TestImplsFromManifests(t *testing.T) {
+	m := func(name, yaml string) *manifest.Manifest {
+		mf, err := manifest.Parse(name+"/manifest.yml", "", []byte(yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mf
+	}
+	impls := ImplsFromManifests([]*manifest.Manifest{
+		m("nginx", "name: nginx\nimplementation: {name: nginx, version: '1.26'}\nroles: {quic: [server]}\ntestcases: {quic: [handshake, http3]}\n"),
+		m("sim", "name: sim\nimplementation: {name: s, version: '1'}\nroles: {tool: [sim]}\n"),
+		m("curl", "name: curl\nimplementation: {name: curl, version: '8.14'}\nroles: {quic: [client]}\n"),
+	})
+	if len(impls) != 2 || impls[0].Name != "curl" || !impls[0].Client || impls[0].Server || !impls[1].Server {
+		t.Fatalf("%+v", impls)
+	}
+	if !impls[1].Supports("http3") || impls[1].Supports("retry") || !impls[0].Supports("retry") {
+		t.Fatal("declared test cases")
+	}
+}
+
+func TestParseImageRef(t *testing.T) {
+	i, err := ParseImageRef("mine=registry.example:5000/q/mine:v1:client")
+	if err != nil || i.Image != "registry.example:5000/q/mine:v1" || !i.Client || i.Server {
+		t.Fatalf("%+v %v", i, err)
+	}
+	i, err = ParseImageRef("mine=mine:latest")
+	if err != nil || i.Image != "mine:latest" || !i.Client || !i.Server {
+		t.Fatalf("%+v %v", i, err)
+	}
+	if _, err := ParseImageRef("noequals"); err == nil {
+		t.Fatal("accepted")
+	}
+}
+
+func TestSelect(t *testing.T) {
+	all := []string{"a", "b", "c"}
+	got, err := Select(all, "c,a", func(s string) string { return s }, "thing")
+	if err != nil || strings.Join(got, "") != "ca" {
+		t.Fatal(got, err)
+	}
+	if _, err := Select(all, "z", func(s string) string { return s }, "thing"); err == nil || !strings.Contains(err.Error(), "known: a, b, c") {
+		t.Fatal(err)
+	}
+}
