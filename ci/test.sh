@@ -40,6 +40,7 @@ summary() {
 stage vet         $GO vet ./...
 stage unit        $GO test -count=1 ./...
 stage cli         $GO build -o "$WIRELAB" ./cmd/wirelab
-stage images      "$WIRELAB" images --out "$OUT" base endpoint sim probe
+stage images      "$WIRELAB" images --out "$OUT" base endpoint sim probe tshark quic-go ngtcp2
+stage traces      env WIRELAB_INTEGRATION=1 $GO test -count=1 ./internal/quictrace/
 stage integration env WIRELAB_INTEGRATION=1 WIRELAB_BIN="$PWD/$WIRELAB" $GO test -count=1 -v -timeout 30m -run Integration ./cmd/wirelab/
 summary

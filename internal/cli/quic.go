@@ -14,6 +14,7 @@ import (
 	"github.com/wirelab/wirelab/internal/interop"
 	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/topology"
 )
 
@@ -130,7 +131,8 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 		r.ID, seed, len(clients), len(servers), len(cases), r.Jobs, r.Dir)
 	start := time.Now()
 	runner := &interop.Runner{Run: r, Compose: compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: journal,
-		Progress: e.stdout, Seed: seed, Profile: *profileFlag, CertsDir: certDir}
+		Progress: e.stdout, Seed: seed, Profile: *profileFlag, CertsDir: certDir,
+		Trace: interop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}}
 	results := runner.RunMatrix(ctx, clients, servers, cases, done)
 	interop.SortResults(results)
 

@@ -1,0 +1,70 @@
+#!/bin/bash
+# wirelab endpoint script for quic-go's interop client/server.
+#
+# Contract: ROLE=client|server, TESTCASE, REQUESTS (client), SSLKEYLOGFILE, QLOGDIR; mounts /www,
+# /downloads, /certs, /logs. Exit 0 ok, 1 error, 127 test case not supported.
+# The quic-go programs read TESTCASE, SSLKEYLOGFILE and QLOGDIR themselves, log to /logs/log.txt,
+# the server loads /certs/cert.pem + /certs/priv.key and serves /www on UDP :443, the client saves
+# each URL's path under /downloads (and does not verify the server certificate).
+set -u
+
+client=/usr/local/bin/quic-go-interop-client
+server=/usr/local/bin/quic-go-interop-server
+
+if [ "${1:-}" = "--version" ]; then
+  # The module version recorded in the binary's build info ("mod <path> <version> <sum>").
+  grep -a -o -m1 $'mod\tgithub.com/quic-go/quic-go\tv[0-9A-Za-z.+-]*' "$server" | head -n1 | cut -f3 | sed "s/^v//"
+  exit 0
+fi
+
+role=${ROLE:-}
+testcase=${TESTCASE:-}
+
+# Decide support before touching the network, so a compliance probe gets 127 anywhere.
+case "$role" in
+  client)
+    case "$testcase" in
+      handshake|transfer|retry|keyupdate|chacha20|multiconnect|versionnegotiation|resumption|zerortt|http3)
+        program_testcase=$testcase ;;
+      # quic-go uses ECN (ECT(0) marks, ACK_ECN counts) by default on Linux: a plain transfer.
+      ecn) program_testcase=transfer ;;
+      *) echo "quic-go client: test case '$testcase' not supported"; exit 127 ;;
+    esac ;;
+  server)
+    case "$testcase" in
+      handshake|transfer|retry|chacha20|multiconnect|versionnegotiation|resumption|zerortt|http3)
+        program_testcase=$testcase ;;
+      # The server side of a key update test is a plain transfer server (quic-go answers the
+      # client's key update by itself).
+      keyupdate) program_testcase=transfer ;;
+      ecn) program_testcase=transfer ;;
+      *) echo "quic-go server: test case '$testcase' not supported"; exit 127 ;;
+    esac ;;
+  *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;
+esac
+
+/setup.sh || exit 1
+
+export TESTCASE=$program_testcase
+export QUIC_GO_LOG_LEVEL=${QUIC_GO_LOG_LEVEL:-info}
+
+if [ "$role" = client ]; then
+  /wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
+  echo "quic-go client: TESTCASE=$TESTCASE REQUESTS=${REQUESTS:-}"
+  # shellcheck disable=SC2086 # CLIENT_PARAMS and REQUESTS are word lists
+  exec "$client" ${CLIENT_PARAMS:-} ${REQUESTS:-}
+fi
+
+echo "quic-go server: TESTCASE=$TESTCASE, serving /www on UDP 443"
+# PID 1 forwards SIGTERM/SIGINT so `docker stop` ends the server at once.
+# shellcheck disable=SC2086
+"$server" ${SERVER_PARAMS:-} &
+pid=$!
+stopping=0
+trap 'stopping=1; kill -TERM "$pid" 2>/dev/null' TERM INT
+wait "$pid"
+status=$?
+wait "$pid" 2>/dev/null; [ $? = 127 ] || status=$?
+# Being stopped is the normal end of a server.
+[ "$stopping" = 1 ] && exit 0
+exit "$status"

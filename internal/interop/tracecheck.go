@@ -1,0 +1,62 @@
+package interop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wirelab/wirelab/internal/quictrace"
+)
+
+// QuicTrace evaluates trace checks with one tshark pass over the server-side pcap (what upstream
+// reads its verdicts from), decrypted with the endpoints' keylogs. It also leaves the trace as a
+// pcapng with the secrets injected, which opens decrypted in Wireshark.
+type QuicTrace struct {
+	Tshark *quictrace.Runner
+}
+
+// Check implements TraceChecker.
+func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []Check, files []string) (string, error) {
+	pcap := filepath.Join(cellDir, "sim", "trace_node_right.pcap")
+	if _, err := os.Stat(pcap); err != nil {
+		return "", fmt.Errorf("no server-side trace: %v", err)
+	}
+	keys, err := mergeKeylogs(cellDir)
+	if err != nil {
+		return "", err
+	}
+	if keys == "" {
+		return fmt.Sprintf("%s: neither endpoint wrote a TLS keylog (SSLKEYLOGFILE), the trace cannot be decrypted", checks[0]), nil
+	}
+	_ = q.Tshark.InjectSecrets(ctx, pcap, keys, filepath.Join(cellDir, "sim", "trace_node_right.pcapng"))
+	trace, err := q.Tshark.Load(ctx, pcap, keys)
+	if err != nil {
+		return "", err
+	}
+	for _, chk := range checks {
+		if r := quictrace.Checks[chk.Name](trace); !r.OK() {
+			return r.Check + ": " + r.Reason, nil
+		}
+	}
+	return "", nil
+}
+
+// mergeKeylogs joins the client's and the server's keys.log into the cell's keys.log (either may
+// be missing; some endpoints write none) and returns its path, or "" when there are no secrets.
+func mergeKeylogs(cellDir string) (string, error) {
+	var all []byte
+	for _, side := range []string{"client", "server"} {
+		if b, err := os.ReadFile(filepath.Join(cellDir, side, "keys.log")); err == nil {
+			all = append(all, b...)
+			if len(b) > 0 && b[len(b)-1] != '\n' {
+				all = append(all, '\n')
+			}
+		}
+	}
+	if len(all) == 0 {
+		return "", nil
+	}
+	path := filepath.Join(cellDir, "keys.log")
+	return path, os.WriteFile(path, all, 0o644)
+}

@@ -1,0 +1,170 @@
+package quictrace
+
+import (
+	"bytes"
+	"net"
+)
+
+// Path is one client/server address pair seen in client->server datagrams, in order of first use.
+type Path struct {
+	Client, Server string // ip:port
+	First          int    // index into Trace.Datagrams of the path's first client datagram
+}
+
+// Paths lists the network paths the client used, in order of first use.
+func (t *Trace) Paths() []Path {
+	seen := map[[2]string]bool{}
+	var out []Path
+	for i, d := range t.Datagrams {
+		if d.Dir != ClientToServer {
+			continue
+		}
+		k := [2]string{d.Src, d.Dst}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, Path{Client: d.Src, Server: d.Dst, First: i})
+		}
+	}
+	return out
+}
+
+func (p Path) on(d *Datagram) bool {
+	return (d.Dir == ClientToServer && d.Src == p.Client && d.Dst == p.Server) ||
+		(d.Dir == ServerToClient && d.Src == p.Server && d.Dst == p.Client)
+}
+
+// validated reports whether a PATH_CHALLENGE sent on p by the wanted side (DirUnknown: either) was
+// answered by a PATH_RESPONSE with the same data on p.
+func (t *Trace) validated(p Path, by Direction) bool {
+	var challenges [][]byte
+	for i := range t.Datagrams {
+		d := &t.Datagrams[i]
+		if !p.on(d) {
+			continue
+		}
+		for _, pk := range d.Packets {
+			for _, f := range pk.Frames {
+				switch {
+				case f.Type == FramePathChallenge && (by == DirUnknown || d.Dir == by):
+					challenges = append(challenges, f.Data)
+				case f.Type == FramePathResponse && (by == DirUnknown || d.Dir != by):
+					for _, c := range challenges {
+						if bytes.Equal(c, f.Data) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// CheckRebindPort (rebind-port): the client's address changed at least once, and the server
+// validated every new path (its PATH_CHALLENGE answered by a matching PATH_RESPONSE on that path).
+func CheckRebindPort(t *Trace) Result { return checkRebind("rebind-port", t, false) }
+
+// CheckRebindAddr (rebind-addr): like rebind-port, and the server saw more than one client IP.
+func CheckRebindAddr(t *Trace) Result { return checkRebind("rebind-addr", t, true) }
+
+func checkRebind(name string, t *Trace, addr bool) Result {
+	ps := t.Paths()
+	if len(ps) < 2 {
+		return fail(name, "the client used %d path(s), want a rebinding to a new one", len(ps))
+	}
+	ips := map[string]bool{}
+	for _, p := range ps {
+		h, _, _ := net.SplitHostPort(p.Client)
+		ips[h] = true
+	}
+	if addr && len(ips) < 2 {
+		return fail(name, "%d paths but all from 1 client IP, want an address change", len(ps))
+	}
+	for _, p := range ps[1:] {
+		if !t.validated(p, ServerToClient) {
+			return fail(name, "new path %s -> %s not validated by the server (no PATH_CHALLENGE answered by a matching PATH_RESPONSE)", p.Client, p.Server)
+		}
+	}
+	return pass(name, "%d new path(s) from %d client IP(s), each validated by the server", len(ps)-1, len(ips))
+}
+
+// CheckConnectionMigration (connectionmigration): the client moved to a new path, its first
+// packet there uses a DCID it had not used on the first path, and the new path was validated.
+func CheckConnectionMigration(t *Trace) Result {
+	const name = "connectionmigration"
+	ps := t.Paths()
+	if len(ps) < 2 {
+		return fail(name, "the client used %d path(s), want a migration to a new one", len(ps))
+	}
+	old := map[string]bool{}
+	for _, d := range t.Datagrams {
+		if d.Dir == ClientToServer && ps[0].on(&d) {
+			for _, p := range d.Packets {
+				if p.Type == Type1RTT {
+					old[p.DCID] = true
+				}
+			}
+		}
+	}
+	for _, p := range ps[1:] {
+		d := t.Datagrams[p.First]
+		if len(d.Packets) == 0 || old[d.Packets[0].DCID] {
+			return fail(name, "the client's first packet on %s reuses DCID %s from the first path", p.Client, d.Packets[0].DCID)
+		}
+		if !t.validated(p, DirUnknown) {
+			return fail(name, "new path %s -> %s not validated (no PATH_CHALLENGE answered by a matching PATH_RESPONSE)", p.Client, p.Server)
+		}
+	}
+	return pass(name, "%d new path(s), each starting with a new DCID and validated", len(ps)-1)
+}
+
+// CheckIPv6 (ipv6): the transfer checks, and the server sent no QUIC over IPv4.
+func CheckIPv6(t *Trace) Result {
+	const name = "ipv6"
+	if r, ok := checkVersionAndCount(name, t, 1); !ok {
+		return r
+	}
+	n := 0
+	for _, d := range t.Datagrams {
+		if d.Dir == ServerToClient && !d.IPv6 {
+			n++
+		}
+	}
+	if n > 0 {
+		return fail(name, "the server sent %d QUIC datagrams over IPv4, want 0", n)
+	}
+	return pass(name, "1 handshake, v1, all server datagrams over IPv6")
+}
+
+// CheckLongRTT (longrtt): the handshake checks, and the client sent its ClientHello at least
+// twice (a CRYPTO frame at offset 0 in >= 2 client Initials: it retransmitted).
+func CheckLongRTT(t *Trace) Result {
+	const name = "longrtt"
+	if r := CheckHandshake(t); !r.OK() {
+		return Result{Check: name, Verdict: Fail, Reason: r.Reason}
+	}
+	n := 0
+	for _, p := range t.Filter(func(p *Packet) bool { return p.Dir == ClientToServer && p.Type == TypeInitial }) {
+		for _, f := range p.Frames {
+			if f.Type == FrameCrypto && f.Offset == 0 {
+				n++
+				break
+			}
+		}
+	}
+	if n < 2 {
+		return fail(name, "%d client Initial(s) carry the ClientHello, want >= 2 (a retransmission)", n)
+	}
+	return pass(name, "1 handshake, ClientHello sent in %d client Initials", n)
+}
+
+// HandshakeCount returns a check for exactly n handshakes with v1 server Initials
+// (handshakeloss and handshakecorruption: n = 50).
+func HandshakeCount(name string, n int) Check {
+	return func(t *Trace) Result {
+		if r, ok := checkVersionAndCount(name, t, n); !ok {
+			return r
+		}
+		return pass(name, "%d handshakes, server Initials v1", n)
+	}
+}

@@ -1,0 +1,186 @@
+package quictrace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/docker"
+)
+
+// Image is the tshark image (images/tshark).
+const Image = "wirelab/tshark:latest"
+
+// Protocols tshark prints (with all their children) in its JSON tree. TLS handshake messages
+// appear inside QUIC's CRYPTO frames; http3 is its own top-level layer.
+const Protocols = "frame ip ipv6 udp quic http3"
+
+// TsharkArgs is the tshark command line (after the program name) that dissects pcap with the
+// secrets in keylog (empty when the pcapng carries them, see InjectSecrets): UDP port 443 is
+// decoded as QUIC (h3 follows from ALPN), printed as one JSON tree per datagram.
+func TsharkArgs(pcap, keylog string) []string {
+	args := []string{"-r", pcap, "-n",
+		"-d", "udp.port==" + strconv.Itoa(ServerPort) + ",quic"}
+	if keylog != "" {
+		args = append(args, "-o", "tls.keylog_file:"+keylog)
+	}
+	return append(args, "-T", "json", "--no-duplicate-keys", "-J", Protocols)
+}
+
+// Runner runs tshark in the wirelab/tshark image through the docker CLI.
+type Runner struct {
+	Docker *docker.CLI // default docker.New()
+	Image  string      // default Image
+}
+
+func (r *Runner) cli() *docker.CLI {
+	if r != nil && r.Docker != nil {
+		return r.Docker
+	}
+	return docker.New()
+}
+
+func (r *Runner) image() string {
+	if r != nil && r.Image != "" {
+		return r.Image
+	}
+	return Image
+}
+
+// Available reports whether the tshark image exists locally (`docker image inspect`).
+func (r *Runner) Available(ctx context.Context) error {
+	_, err := r.cli().Run(ctx, "image", "inspect", "--format", "{{.Id}}", r.image())
+	return err
+}
+
+// mounts maps host files to container paths: one read-only mount per distinct directory.
+type mounts struct {
+	args []string
+	dirs map[string]string
+}
+
+func (m *mounts) path(host string) (string, error) {
+	abs, err := filepath.Abs(host)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return "", err
+	}
+	dir, base := filepath.Dir(abs), filepath.Base(abs)
+	if m.dirs == nil {
+		m.dirs = map[string]string{}
+	}
+	c, ok := m.dirs[dir]
+	if !ok {
+		c = "/t" + strconv.Itoa(len(m.dirs))
+		m.dirs[dir] = c
+		m.args = append(m.args, "-v", dir+":"+c+":ro")
+	}
+	return c + "/" + base, nil
+}
+
+// DockerArgs is the full `docker ...` argument list that runs one tshark pass over pcap
+// (keylog optional) in a network-less container.
+func (r *Runner) DockerArgs(pcap, keylog string) ([]string, error) {
+	var m mounts
+	cp, err := m.path(pcap)
+	if err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	}
+	ck := ""
+	if keylog != "" {
+		if ck, err = m.path(keylog); err != nil {
+			return nil, fmt.Errorf("keylog: %w", err)
+		}
+	}
+	args := append([]string{"run", "--rm", "--network", "none"}, m.args...)
+	args = append(args, r.image())
+	return append(args, TsharkArgs(cp, ck)...), nil
+}
+
+// JSON runs the single tshark pass and returns its raw JSON output.
+func (r *Runner) JSON(ctx context.Context, pcap, keylog string) ([]byte, error) {
+	args, err := r.DockerArgs(pcap, keylog)
+	if err != nil {
+		return nil, err
+	}
+	var out, errb bytes.Buffer
+	cmd := r.cli().Cmd(ctx, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("tshark on %s: %v: %s", pcap, err, lastLine(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// Load runs tshark once over pcap (with keylog, may be "") and parses its output as it streams
+// (the JSON is never held in memory as a whole).
+func (r *Runner) Load(ctx context.Context, pcap, keylog string) (*Trace, error) {
+	args, err := r.DockerArgs(pcap, keylog)
+	if err != nil {
+		return nil, err
+	}
+	var errb bytes.Buffer
+	cmd := r.cli().Cmd(ctx, args...)
+	cmd.Stderr = &errb
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("tshark on %s: %w", pcap, err)
+	}
+	t, perr := Parse(stdout)
+	if perr != nil {
+		io.Copy(io.Discard, stdout) // let tshark finish before Wait
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("tshark on %s: %v: %s", pcap, err, lastLine(errb.String()))
+	}
+	if perr != nil {
+		return nil, fmt.Errorf("%s: %w", pcap, perr)
+	}
+	return t, nil
+}
+
+// InjectSecrets writes out (pcapng) = in with the TLS keylog embedded as a Decryption Secrets
+// Block (`editcap --inject-secrets tls,<keylog> in out`), so Wireshark opens it decrypted.
+func (r *Runner) InjectSecrets(ctx context.Context, in, keylog, out string) error {
+	var m mounts
+	ci, err := m.path(in)
+	if err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	ck, err := m.path(keylog)
+	if err != nil {
+		return fmt.Errorf("keylog: %w", err)
+	}
+	outAbs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	args := append([]string{"run", "--rm", "--network", "none", "--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}, m.args...)
+	args = append(args, "-v", filepath.Dir(outAbs)+":/out", "--entrypoint", "editcap", r.image(),
+		"--inject-secrets", "tls,"+ck, ci, "/out/"+filepath.Base(outAbs))
+	if _, err := r.cli().Run(ctx, args...); err != nil {
+		return fmt.Errorf("inject secrets: %w", err)
+	}
+	return nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && !strings.Contains(l, "could be dangerous") {
+			return l
+		}
+	}
+	return "no output"
+}
