@@ -14,11 +14,12 @@ type Link struct {
 	droplist   map[int]bool // params.Droplist as a set
 	phaseStart time.Duration
 
-	rng   streams
-	ge    geState
-	queue rateQueue
-	seq   int
-	now   time.Duration
+	rng     streams
+	ge      geState
+	lossRun int // packets dropped in a row by random loss (for LossMaxRun)
+	queue   rateQueue
+	seq     int
+	now     time.Duration
 
 	// lastRelease is the latest release of in-order traffic; without jitter
 	// reordering nothing is released before it.
@@ -97,10 +98,15 @@ func (l *Link) process(now time.Duration, pkt PacketInfo, pre DropCause) Decisio
 		cause = DropDroplist
 	case l.params.Blackhole.Active(now - l.phaseStart):
 		cause = DropBlackhole
-	case dr.loss < l.params.Loss:
+	case dr.loss < l.params.Loss && (l.params.LossMaxRun == 0 || l.lossRun < l.params.LossMaxRun):
 		cause = DropLoss
 	case lostGE:
 		cause = DropGELoss
+	}
+	if cause == DropLoss {
+		l.lossRun++
+	} else {
+		l.lossRun = 0
 	}
 	var depart time.Duration
 	if cause == NotDropped {

@@ -20,6 +20,10 @@ type Params struct {
 
 	// Loss is the probability [0,1] of an independent (Bernoulli) drop.
 	Loss float64
+	// LossMaxRun, when > 0, caps how many packets in a row random Loss may drop: the next one
+	// is forwarded. This is the upstream simulator's drop-rate "--burst_to_*" (its README: "no
+	// more than a given number of packets are dropped in a row").
+	LossMaxRun int
 	// GE, when non-nil, adds bursty Gilbert-Elliott loss.
 	GE *GilbertElliott
 	// Droplist holds 1-based arrival indices to drop in this direction.
@@ -136,6 +140,9 @@ func (p Params) Validate() error {
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if p.Delay < 0 {
 		bad("negative delay %v", p.Delay)
+	}
+	if p.LossMaxRun < 0 {
+		bad("negative loss max run %d", p.LossMaxRun)
 	}
 	if p.Jitter < 0 {
 		bad("negative jitter %v", p.Jitter)

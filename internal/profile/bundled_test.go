@@ -149,10 +149,14 @@ func TestUpstreamScenarios(t *testing.T) {
 	if r.Name != "drop-rate:to_client.loss=10:to_server.loss=20" {
 		t.Errorf("canonical name %q", r.Name)
 	}
+	// Upstream's --burst_to_* caps runs of random loss: loss_max_run, not a Gilbert model.
 	r = resolve("drop-rate:rate_to_client=10:burst_to_client=3")
-	want, _ := netem.GEFromBurst(0.10, 3)
-	if l := r.Initial(); l.ToClient.GE == nil || *l.ToClient.GE != want || l.ToClient.Loss != 0 || l.ToServer.GE != nil {
+	if l := r.Initial(); l.ToClient.Loss != 0.10 || l.ToClient.LossMaxRun != 3 || l.ToClient.GE != nil || l.ToServer.LossMaxRun != 0 {
 		t.Errorf("drop-rate with burst: %+v", l.ToClient)
+	}
+	want, _ := netem.GEFromBurst(0.10, 3)
+	if l := resolve("simple-p2p:to_client.loss=10%:to_client.burst=3").Initial(); l.ToClient.GE == nil || *l.ToClient.GE != want || l.ToClient.Loss != 0 {
+		t.Errorf("burst (Gilbert) form: %+v", l.ToClient)
 	}
 	if l := resolve("drop-rate:to_client.loss=5%:to_server.loss=5%").Initial(); l.ToClient.Loss != 0.05 || l.ToServer.Loss != 0.05 {
 		t.Errorf("path form: %+v", l)
@@ -287,7 +291,7 @@ func TestInfoListsParams(t *testing.T) {
 		names = append(names, p.Name+"="+p.Set)
 	}
 	// Inherited from simple-p2p plus its own.
-	want := "[bandwidth=both.rate burst_to_client=to_client.burst burst_to_server=to_server.burst delay=both.delay queue=both.queue rate_to_client=to_client.loss rate_to_server=to_server.loss]"
+	want := "[bandwidth=both.rate burst_to_client=to_client.loss_max_run burst_to_server=to_server.loss_max_run delay=both.delay queue=both.queue rate_to_client=to_client.loss rate_to_server=to_server.loss]"
 	if fmt.Sprint(names) != want {
 		t.Errorf("params %v", names)
 	}

@@ -48,6 +48,7 @@ func (c converter) link(l *rawLink, dir netem.Direction) (netem.Params, error) {
 	p.JitterDist = netem.Distribution(or(l.JitterDistribution, 0))
 	p.JitterReorder = bool(or(l.JitterReorder, false))
 	p.Loss = float64(or(l.Loss, 0))
+	p.LossMaxRun = int(or(l.LossMaxRun, 0))
 	p.Droplist = []int(or(l.Droplist, nil))
 	p.Corrupt = float64(or(l.Corrupt, 0))
 	p.Duplicate = float64(or(l.Duplicate, 0))

@@ -34,6 +34,7 @@ type rawLink struct {
 	JitterReorder      *flag         `yaml:"jitter_reorder"`
 	Loss               *percent      `yaml:"loss"`
 	Burst              *burstLen     `yaml:"burst"`
+	LossMaxRun         *count        `yaml:"loss_max_run"`
 	GilbertElliott     *rawGE        `yaml:"gilbert_elliott"`
 	Droplist           *dropIndices  `yaml:"droplist"`
 	Corrupt            *percent      `yaml:"corrupt"`
