@@ -51,8 +51,10 @@ func TestIntegrationQuicSmokeMatrix(t *testing.T) {
 				t.Errorf("%s_%s %s: a failure needs a one-line reason, got %q", c.Server, c.Client, c.Case, c.Reason)
 			}
 		}
-		if c.Server == "quic-go" && c.Client == "quic-go" && c.Result != "succeeded" {
-			t.Errorf("quic-go against itself, %s: %s (%s)", c.Case, c.Result, c.Reason)
+		// Each stack against itself passes; across stacks http3 does (Debian's ngtcp2 examples
+		// speak only h3, quic-go's interop programs hq-interop for the other cases: see README).
+		if (c.Server == c.Client || c.Case == "http3") && c.Result != "succeeded" {
+			t.Errorf("%s_%s %s: %s (%s)", c.Server, c.Client, c.Case, c.Result, c.Reason)
 		}
 	}
 	if (failedCells > 0) != (code == 1) {

@@ -28,6 +28,23 @@ type forwarder struct {
 	io      ioStats
 
 	lateness latency // how late packets left versus their release time (writer only)
+
+	// traces[sideClient] and traces[sideServer]: each side's view of the wire (nil: no capture).
+	traces [2]*pcapWriter
+}
+
+// Sides of the engine, indexing forwarder.traces.
+const (
+	sideClient = 0
+	sideServer = 1
+)
+
+// sides returns the side a packet of direction dir arrives from and the side it leaves towards.
+func sides(dir netem.Direction) (from, to int) {
+	if dir == netem.ToServer {
+		return sideClient, sideServer
+	}
+	return sideServer, sideClient
 }
 
 // ioStats counts what the I/O layer itself saw go wrong (write errors, short packets).
@@ -42,6 +59,7 @@ type release struct {
 	at  time.Duration
 	seq uint64 // ties release in arrival order
 	out tunDev
+	to  int // the side it leaves towards (for the capture)
 	buf []byte
 }
 
@@ -95,6 +113,8 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 			continue
 		}
 		buf := append([]byte(nil), rbuf[:n]...)
+		from, to := sides(dir)
+		f.traces[from].write(time.Now(), buf) // as it arrived, before the engine
 		p := parsePacket(buf)
 		f.mu.Lock()
 		if !f.inLab(p.dst) {
@@ -105,9 +125,9 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 		d := f.emu.Process(f.now(), dir, p.info)
 		if !d.Drop {
 			p.apply(d)
-			f.push(d.ReleaseAt, dev, buf)
+			f.push(d.ReleaseAt, dev, to, buf)
 			if d.Duplicate != nil {
-				f.push(d.Duplicate.ReleaseAt, dev, append([]byte(nil), buf...))
+				f.push(d.Duplicate.ReleaseAt, dev, to, append([]byte(nil), buf...))
 			}
 		}
 		f.mu.Unlock()
@@ -115,9 +135,9 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 }
 
 // push queues a packet for release; the caller holds mu.
-func (f *forwarder) push(at time.Duration, out tunDev, buf []byte) {
+func (f *forwarder) push(at time.Duration, out tunDev, to int, buf []byte) {
 	f.seq++
-	heap.Push(&f.pending, release{at: at, seq: f.seq, out: out, buf: buf})
+	heap.Push(&f.pending, release{at: at, seq: f.seq, out: out, to: to, buf: buf})
 }
 
 // writeLoop releases packets when their time comes. Go's timers ride on the netpoller, whose
@@ -144,6 +164,7 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 		}
 		f.mu.Unlock()
 		for _, r := range due {
+			f.traces[r.to].write(time.Now(), r.buf) // as the engine releases it
 			if _, err := r.out.write(r.buf); err != nil {
 				f.mu.Lock()
 				f.io.WriteErrors++

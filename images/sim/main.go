@@ -3,8 +3,8 @@
 // duplicates, reorders, CE-marks and NAT-rebinds packets according to a profile.
 //
 // It claims .2 / ::2 (the endpoints' gateway) on both networks, steers every forwarded packet
-// through a TUN device per side, writes pcaps of both sides (trace_node_left.pcap = client side,
-// trace_node_right.pcap = server side, as upstream names them), stats.json, and opens TCP port
+// through a TUN device per side, writes pcaps of both sides of the engine (trace_node_left.pcap =
+// client side, trace_node_right.pcap = server side, as upstream names them), stats.json, and opens TCP port
 // 57832 once it forwards (the upstream readiness contract).
 package main
 
@@ -47,7 +47,7 @@ func run() error {
 	ref := flag.String("profile", env("SIM_PROFILE", "simple-p2p"), "profile reference (name[:path=value...])")
 	seedFlag := flag.String("seed", env("SIM_SEED", ""), "seed for every random decision (default: random, printed)")
 	logs := flag.String("logs", env("SIM_LOGS", "/logs"), "where pcaps and stats.json go")
-	capture := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides with tcpdump")
+	capture := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides of the engine")
 	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
 	flag.Parse()
 	// The release writer pins one P (see writeLoop) and the two readers block in read(2); spare Ps
@@ -90,16 +90,6 @@ func run() error {
 	if err := os.MkdirAll(*logs, 0o755); err != nil {
 		return err
 	}
-	var caps []*tcpdump
-	if *capture {
-		for _, s := range sides {
-			c, err := startCapture(s.iface, filepath.Join(*logs, traceName[s.name]))
-			if err != nil {
-				return err
-			}
-			caps = append(caps, c)
-		}
-	}
 	fmt.Printf("sim: profile %s (%s), seed %d; client side %s, server side %s\n",
 		resolved.Name, resolved.Description, seed, sides[0].iface, sides[1].iface)
 
@@ -111,6 +101,13 @@ func run() error {
 		}
 	}
 	fwd := newForwarder(emu, lab)
+	if *capture {
+		for i, name := range []string{"trace_node_left.pcap", "trace_node_right.pcap"} { // client, server side
+			if fwd.traces[i], err = newPcapWriter(filepath.Join(*logs, name)); err != nil {
+				return err
+			}
+		}
+	}
 	stop := make(chan struct{})
 	go fwd.readLoop(tuns["client"], netem.ToServer)
 	go fwd.readLoop(tuns["server"], netem.ToClient)
@@ -120,6 +117,8 @@ func run() error {
 	go func() {
 		for range time.Tick(time.Second) {
 			_ = writeStats(statsPath, fwd)
+			fwd.traces[sideClient].flush()
+			fwd.traces[sideServer].flush()
 		}
 	}()
 
@@ -134,8 +133,8 @@ func run() error {
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	<-sigs
 	close(stop)
-	for _, c := range caps {
-		c.stop()
+	for _, t := range fwd.traces {
+		t.close()
 	}
 	if err := writeStats(statsPath, fwd); err != nil {
 		return err
@@ -145,8 +144,6 @@ func run() error {
 		elapsed.Round(time.Millisecond), st.ToServer.PacketsIn, st.ToServer.PacketsOut, st.ToClient.PacketsIn, st.ToClient.PacketsOut)
 	return nil
 }
-
-var traceName = map[string]string{"client": "trace_node_left.pcap", "server": "trace_node_right.pcap"}
 
 // sidesFromEnv reads the two networks' subnets (SIM_CLIENT_NET4/6, SIM_SERVER_NET4/6).
 func sidesFromEnv() ([]*side, error) {
