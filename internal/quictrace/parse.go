@@ -51,6 +51,7 @@ func Parse(r io.Reader) (*Trace, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, fmt.Errorf("parse tshark json: unterminated array: %w", err)
 	}
+	directByServerAddress(t)
 	t.H3Streams = reassembleH3(t)
 	return t, nil
 }
@@ -457,4 +458,43 @@ func findAll(v any, key string) []string {
 	}
 	walk(v)
 	return out
+}
+
+// directByServerAddress gives datagrams on other ports than ServerPort (a server's preferred
+// address, e.g. server46 port 4443) their direction from the server's IP addresses, learned
+// from the datagrams to and from port ServerPort.
+func directByServerAddress(t *Trace) {
+	servers := map[string]bool{}
+	for _, d := range t.Datagrams {
+		if d.Dir == ClientToServer {
+			servers[host(d.Dst)] = true
+		} else if d.Dir == ServerToClient {
+			servers[host(d.Src)] = true
+		}
+	}
+	for i := range t.Datagrams {
+		d := &t.Datagrams[i]
+		if d.Dir != DirUnknown {
+			continue
+		}
+		switch {
+		case servers[host(d.Dst)]:
+			d.Dir = ClientToServer
+		case servers[host(d.Src)]:
+			d.Dir = ServerToClient
+		default:
+			continue
+		}
+		for j := range d.Packets {
+			d.Packets[j].Dir = d.Dir
+		}
+	}
+}
+
+func host(hostport string) string {
+	h, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return hostport
+	}
+	return h
 }

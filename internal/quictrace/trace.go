@@ -17,6 +17,10 @@ import (
 // ServerPort is the UDP port the lab's servers listen on; it decides a datagram's direction.
 const ServerPort = 443
 
+// PreferredAddressPort is the port lab servers put in their preferred_address transport
+// parameter (connectionmigration): also decoded as QUIC, its direction taken from the address.
+const PreferredAddressPort = 4443
+
 // QUIC versions.
 const (
 	Version1 uint32 = 0x00000001

@@ -25,7 +25,8 @@ const Protocols = "frame ip ipv6 udp quic http3"
 // decoded as QUIC (h3 follows from ALPN), printed as one JSON tree per datagram.
 func TsharkArgs(pcap, keylog string) []string {
 	args := []string{"-r", pcap, "-n",
-		"-d", "udp.port==" + strconv.Itoa(ServerPort) + ",quic"}
+		"-d", "udp.port==" + strconv.Itoa(ServerPort) + ",quic",
+		"-d", "udp.port==" + strconv.Itoa(PreferredAddressPort) + ",quic"}
 	if keylog != "" {
 		args = append(args, "-o", "tls.keylog_file:"+keylog)
 	}
