@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The endpoint contract: /setup.sh, /wait-for-it.sh and /run_endpoint.sh of wirelab/endpoint,
@@ -90,6 +91,19 @@ func TestIntegrationEndpointContract(t *testing.T) {
 			if code != 127 {
 				t.Fatalf("%s: exit %d, want 127:\n%s", role, code, out)
 			}
+		}
+	})
+	t.Run("wirelab-serve: a stop is success, a crash is not", func(t *testing.T) {
+		if code, out := endpoint(t, id, "none", noCaps, "--entrypoint", "wirelab-serve", "wirelab/endpoint", "sh", "-c", "exit 3"); code != 3 {
+			t.Fatalf("a server that fails: exit %d, want 3:\n%s", code, out)
+		}
+		name := id + "-serve"
+		docker(t, "run", "-d", "--name", name, "--label", "wirelab.run="+id, "--network", "none", "--cap-drop", "ALL",
+			"--entrypoint", "wirelab-serve", "wirelab/endpoint", "sleep", "300")
+		start := time.Now()
+		docker(t, "stop", "-t", "10", name)
+		if state := docker(t, "inspect", "-f", "{{.State.ExitCode}}", name); state != "0" || time.Since(start) > 5*time.Second {
+			t.Fatalf("stopped server: exit %s after %s, want 0 at once", state, time.Since(start))
 		}
 	})
 	t.Run("an upstream-style Dockerfile builds with only FROM changed", func(t *testing.T) {

@@ -55,17 +55,7 @@ if [ "$role" = server ]; then
   esac
   echo "ngtcp2 server: TESTCASE=$testcase, serving /www on UDP 443 (h3)"
   # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
-  gtlsserver "${args[@]}" ${SERVER_PARAMS:-} '*' 443 /certs/priv.key /certs/cert.pem >>"$log" 2>&1 &
-  pid=$!
-  # PID 1 forwards SIGTERM/SIGINT so `docker stop` ends the server at once.
-  stopping=0
-  trap 'stopping=1; kill -TERM "$pid" 2>/dev/null' TERM INT
-  wait "$pid"
-  status=$?
-  wait "$pid" 2>/dev/null; [ $? = 127 ] || status=$?
-  # Being stopped is the normal end of a server.
-  [ "$stopping" = 1 ] && exit 0
-  exit "$status"
+  exec wirelab-serve gtlsserver "${args[@]}" ${SERVER_PARAMS:-} '*' 443 /certs/priv.key /certs/cert.pem >>"$log" 2>&1
 fi
 
 # --- client ---

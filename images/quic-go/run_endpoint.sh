@@ -63,15 +63,5 @@ if [ "$role" = client ]; then
 fi
 
 echo "quic-go server: TESTCASE=$TESTCASE, serving /www on UDP 443"
-# PID 1 forwards SIGTERM/SIGINT so `docker stop` ends the server at once.
 # shellcheck disable=SC2086
-"$server" ${SERVER_PARAMS:-} &
-pid=$!
-stopping=0
-trap 'stopping=1; kill -TERM "$pid" 2>/dev/null' TERM INT
-wait "$pid"
-status=$?
-wait "$pid" 2>/dev/null; [ $? = 127 ] || status=$?
-# Being stopped is the normal end of a server.
-[ "$stopping" = 1 ] && exit 0
-exit "$status"
+exec wirelab-serve "$server" ${SERVER_PARAMS:-}

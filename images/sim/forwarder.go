@@ -114,7 +114,9 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 		}
 		buf := append([]byte(nil), rbuf[:n]...)
 		from, to := sides(dir)
-		f.traces[from].write(time.Now(), buf) // as it arrived, before the engine
+		if f.traces[from] != nil { // as it arrived, before the engine changes it
+			f.traces[from].write(time.Now(), append([]byte(nil), buf...))
+		}
 		p := parsePacket(buf)
 		f.mu.Lock()
 		if !f.inLab(p.dst) {

@@ -12,11 +12,23 @@ import (
 // as they arrive from that side (before the engine) and as the engine releases them towards it
 // (after it). Packets are written as the engine sees them: whole IP packets, segmented by the
 // kernel (a GSO batch an endpoint sends shows as the packets on the wire, which tshark can
-// decrypt), so the link type is LINKTYPE_RAW. Buffered; flushed every second and at exit.
+// decrypt), so the link type is LINKTYPE_RAW. The engine's threads only timestamp a packet and
+// queue it; a goroutine of its own writes the file (a disk write on a release thread showed up
+// as milliseconds of added delay). Flushed every second and at exit.
 type pcapWriter struct {
-	mu sync.Mutex
-	f  *os.File
-	w  *bufio.Writer
+	mu   sync.Mutex // guards w
+	f    *os.File
+	w    *bufio.Writer
+	ch   chan pcapRecord
+	done chan struct{}
+
+	closing sync.RWMutex // write holds it shared, close exclusively: no send after close
+	closed  bool
+}
+
+type pcapRecord struct {
+	t   time.Time
+	pkt []byte
 }
 
 const linktypeRaw = 101 // raw IPv4/IPv6
@@ -37,14 +49,33 @@ func newPcapWriter(path string) (*pcapWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	return &pcapWriter{f: f, w: w}, nil
+	p := &pcapWriter{f: f, w: w, ch: make(chan pcapRecord, 1<<16), done: make(chan struct{})}
+	go p.loop()
+	return p, nil
 }
 
-// write records one packet seen at t. A nil writer records nothing (capture off).
+// write queues one packet seen at t; pkt must not change afterwards. A nil writer records
+// nothing (capture off). It blocks only if the disk falls 65536 packets behind: a capture
+// that silently lost packets would be worse evidence than a slower run.
 func (p *pcapWriter) write(t time.Time, pkt []byte) {
 	if p == nil {
 		return
 	}
+	p.closing.RLock()
+	defer p.closing.RUnlock()
+	if !p.closed {
+		p.ch <- pcapRecord{t, pkt}
+	}
+}
+
+func (p *pcapWriter) loop() {
+	defer close(p.done)
+	for r := range p.ch {
+		p.append(r.t, r.pkt)
+	}
+}
+
+func (p *pcapWriter) append(t time.Time, pkt []byte) {
 	var rec [16]byte
 	ns := t.UnixNano()
 	binary.LittleEndian.PutUint32(rec[0:], uint32(ns/1e9))
@@ -66,10 +97,16 @@ func (p *pcapWriter) flush() {
 	p.mu.Unlock()
 }
 
+// close writes what is queued and closes the file. Writers must have stopped.
 func (p *pcapWriter) close() {
 	if p == nil {
 		return
 	}
+	p.closing.Lock()
+	p.closed = true
+	close(p.ch)
+	p.closing.Unlock()
+	<-p.done
 	p.flush()
 	_ = p.f.Close()
 }
