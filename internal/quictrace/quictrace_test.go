@@ -368,7 +368,7 @@ func TestDockerArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"run", "--rm", "--network", "none", "-v", dir + ":/t0:ro", Image, "-r", "/t0/a.pcap", "-n", "-d", "udp.port==443,quic",
+	want := []string{"run", "--rm", "--network", "none", "-v", dir + ":/t0:ro", Image, "-r", "/t0/a.pcap", "-n", "-d", "udp.port==443,quic", "-d", "udp.port==4443,quic",
 		"-o", "tls.keylog_file:/t0/keys.log", "-T", "json", "--no-duplicate-keys", "-J", Protocols}
 	if len(args) != len(want) {
 		t.Fatalf("args %q", args)
