@@ -22,7 +22,15 @@ var ServerNames = []string{"server", "server4", "server6", "server46"}
 
 // Write creates dir/{ca.pem, cert.pem, priv.key}: cert.pem holds the server certificate followed
 // by the CA (the chain the server sends), priv.key the server's PKCS#8 key.
-func Write(dir string) error {
+func Write(dir string) error { return WriteChain(dir, 2) }
+
+// WriteChain is Write with a chain of n certificates (n >= 2): the server certificate, n-2
+// intermediate CAs and the root, as upstream's amplificationlimit case sends 9 to make the
+// server's first flight exceed three times the client's Initial.
+func WriteChain(dir string, n int) error {
+	if n < 2 {
+		return fmt.Errorf("certs: a chain needs at least 2 certificates, got %d", n)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -45,6 +53,23 @@ func Write(dir string) error {
 		return err
 	}
 	ca, _ := x509.ParseCertificate(caDER)
+	issuer, issuerKey, chain := ca, caKey, [][]byte{caDER}
+	for i := 0; i < n-2; i++ { // intermediates, each signed by the one above
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			return err
+		}
+		tmpl := &x509.Certificate{SerialNumber: serial(), Subject: pkix.Name{CommonName: fmt.Sprintf("wirelab intermediate %d", i+1)},
+			NotBefore: now, NotAfter: now.Add(7 * 24 * time.Hour), IsCA: true, BasicConstraintsValid: true,
+			KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, issuer, &k.PublicKey, issuerKey)
+		if err != nil {
+			return err
+		}
+		issuer, _ = x509.ParseCertificate(der)
+		issuerKey = k
+		chain = append([][]byte{der}, chain...) // nearest to the leaf first
+	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return err
@@ -58,9 +83,13 @@ func Write(dir string) error {
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, ca, &key.PublicKey, caKey)
+	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, issuer, &key.PublicKey, issuerKey)
 	if err != nil {
 		return err
+	}
+	certPEM := pemBlock("CERTIFICATE", leafDER)
+	for _, der := range chain {
+		certPEM = append(certPEM, pemBlock("CERTIFICATE", der)...)
 	}
 	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
 	if err != nil {
@@ -68,7 +97,7 @@ func Write(dir string) error {
 	}
 	files := map[string][]byte{
 		"ca.pem":   pemBlock("CERTIFICATE", caDER),
-		"cert.pem": append(pemBlock("CERTIFICATE", leafDER), pemBlock("CERTIFICATE", caDER)...),
+		"cert.pem": certPEM,
 		"priv.key": pemBlock("PRIVATE KEY", keyDER),
 	}
 	for name, data := range files {

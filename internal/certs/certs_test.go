@@ -46,3 +46,29 @@ func TestWriteMakesAVerifiableChain(t *testing.T) {
 		t.Error("each run must have its own CA")
 	}
 }
+
+func TestWriteChainOfNine(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteChain(dir, 9); err != nil {
+		t.Fatal(err)
+	}
+	pair, err := tls.LoadX509KeyPair(filepath.Join(dir, "cert.pem"), filepath.Join(dir, "priv.key"))
+	if err != nil || len(pair.Certificate) != 9 {
+		t.Fatalf("%v, %d certificates", err, len(pair.Certificate))
+	}
+	caPEM, _ := os.ReadFile(filepath.Join(dir, "ca.pem"))
+	roots, inter := x509.NewCertPool(), x509.NewCertPool()
+	roots.AppendCertsFromPEM(caPEM)
+	for _, der := range pair.Certificate[1:8] {
+		c, _ := x509.ParseCertificate(der)
+		inter.AddCert(c)
+	}
+	leaf, _ := x509.ParseCertificate(pair.Certificate[0])
+	chains, err := leaf.Verify(x509.VerifyOptions{DNSName: "server4", Roots: roots, Intermediates: inter})
+	if err != nil || len(chains[0]) != 9 {
+		t.Fatalf("chain: %v %v", err, chains)
+	}
+	if WriteChain(t.TempDir(), 1) == nil {
+		t.Fatal("a one-certificate chain accepted")
+	}
+}

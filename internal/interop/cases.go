@@ -113,8 +113,8 @@ func ParseCases(path string, data []byte) ([]*Case, error) {
 			return nil, bad("host", "%q: want server4, server6 or server46", c.Host)
 		case len(c.Checks) == 0:
 			return nil, bad("checks", "no checks: a case that cannot fail is not a test")
-		case c.CertChain < 0 || c.CertChain > 20:
-			return nil, bad("cert_chain", "%d: want 0..20", c.CertChain)
+		case c.CertChain == 1 || c.CertChain < 0 || c.CertChain > 20:
+			return nil, bad("cert_chain", "%d: want 2..20 certificates (0: the run's own 2)", c.CertChain)
 		}
 		names[c.Name], abbrs[c.Abbr] = true, true
 		if c.Host == "" {

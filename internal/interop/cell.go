@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/certs"
 	"github.com/wirelab/wirelab/internal/topology"
 )
 
@@ -51,11 +52,19 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 	if r.Profile != "" {
 		profileRef = r.Profile
 	}
+	certDir := r.CertsDir
+	if c.CertChain > 0 { // e.g. amplificationlimit: a long chain of this cell's own
+		certDir = filepath.Join(dir, "certs")
+		if err := certs.WriteChain(certDir, c.CertChain); err != nil {
+			res.Reason = err.Error()
+			return res
+		}
+	}
 	project := unsafeName.ReplaceAllString(strings.ToLower(server.Name+"-"+client.Name+"-"+c.Name), "-")
 	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, project, dir, subnets, map[string]string{
 		"CLIENT_IMAGE": client.Image, "SERVER_IMAGE": server.Image,
 		"TESTCASE": c.Testcase, "SERVER_TESTCASE": serverTestcase(c), "REQUESTS": strings.Join(reqs, " "),
-		"SIM_PROFILE": profileRef, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
+		"SIM_PROFILE": profileRef, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": certDir,
 	})
 	res.Rerun = fmt.Sprintf("wirelab quic --servers %s --clients %s --tests %s --seed %d", server.Name, client.Name, c.Name, r.Seed)
 	if r.Profile != "" {
