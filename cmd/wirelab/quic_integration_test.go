@@ -70,7 +70,11 @@ func TestIntegrationQuicSmokeMatrix(t *testing.T) {
 // A client that claims success without delivering the files must fail its cell.
 func TestIntegrationQuicMisbehavingClientFails(t *testing.T) {
 	bin := integration(t)
-	id, out := runID(t, "it-liar"), t.TempDir()
+	// A relative --out, as `make interop` passes: run folders are bind-mounted, so they must
+	// reach compose as absolute paths.
+	id := runID(t, "it-liar")
+	out := filepath.Join("out", "it", id)
+	defer os.RemoveAll(filepath.Join("../..", out))
 	tag := "wirelab-it/liar:" + id
 	if b, err := exec.Command("docker", "build", "-q", "-t", tag, "testdata/liar-endpoint").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v %s", err, b)
@@ -84,7 +88,7 @@ func TestIntegrationQuicMisbehavingClientFails(t *testing.T) {
 		t.Fatalf("exit %d, want 1", code)
 	}
 	got := map[string]cellLine{}
-	for _, c := range readJournal(t, filepath.Join(out, "quic", id, "results.jsonl")) {
+	for _, c := range readJournal(t, filepath.Join("../..", out, "quic", id, "results.jsonl")) {
 		got[c.Case] = c
 	}
 	if h := got["handshake"]; h.Result != "failed" || !strings.Contains(h.Reason, "files:") {

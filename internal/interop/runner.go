@@ -62,7 +62,7 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 			defer wg.Done()
 			for j := range work {
 				var res CellResult
-				if why := compliant[j.server.Name+"/server"] + compliant[j.client.Name+"/client"]; why != "" {
+				if why := joinReasons(compliant[j.server.Name+"/server"], compliant[j.client.Name+"/client"]); why != "" {
 					res = CellResult{Server: j.server.Name, Client: j.client.Name, Case: j.c.Name, Abbr: j.c.Abbr, Result: Failed, Reason: why}
 				} else {
 					res = r.runCell(ctx, j.server, j.client, j.c)
@@ -144,4 +144,11 @@ func (r *Runner) compliance(ctx context.Context, impl Impl, role string) string 
 		return fmt.Sprintf("compliance check: %s as %s answered TESTCASE=%s with exit %d, want 127", impl.Name, role, tc, code)
 	}
 	return ""
+}
+
+func joinReasons(a, b string) string {
+	if a != "" && b != "" {
+		return a + "; " + b
+	}
+	return a + b
 }

@@ -63,6 +63,13 @@ func (r *Run) Env() []string {
 // Start creates the run's folder and returns a context that is cancelled on SIGINT/SIGTERM.
 // The caller must defer Finish.
 func Start(parent context.Context, opts Options, d *docker.CLI) (*Run, context.Context, error) {
+	// Absolute: run folders are bind-mounted into containers, and compose reads a relative
+	// path as the name of a volume.
+	out, err := filepath.Abs(opts.Out)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Out = out
 	r := &Run{Options: opts, Docker: d}
 	r.Dir = filepath.Join(opts.Out, opts.Suite, opts.ID)
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
