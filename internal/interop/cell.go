@@ -95,7 +95,7 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 		res.Result, res.Reason = Unsupported, "an endpoint answered 127 (test case not supported)"
 		return res
 	case code != 0:
-		res.Reason = fmt.Sprintf("client exited %d (server: %s)", code, serverState)
+		res.Reason = fmt.Sprintf("client exited %d (server: %s): %s", code, serverState, r.lastLogLine(cell.Container("client")))
 		return res
 	}
 	if reason := r.verify(ctx, dir, c, names); reason != "" {
@@ -150,4 +150,19 @@ func (r *Runner) verify(ctx context.Context, dir string, c *Case, names []string
 		return "trace analysis: " + err.Error()
 	}
 	return reason
+}
+
+// lastLogLine is the client's last words (its stderr and stdout), to say in one line why it failed.
+func (r *Runner) lastLogLine(container string) string {
+	cmd := r.Run.Docker.Cmd(context.Background(), "logs", "--tail", "5", container)
+	out, _ := cmd.CombinedOutput()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if len(last) > 200 {
+		last = last[:200] + "..."
+	}
+	if last == "" {
+		return "no output"
+	}
+	return last
 }
