@@ -39,15 +39,7 @@ func WriteChain(dir string, n int) error {
 	if err != nil {
 		return err
 	}
-	caTmpl := &x509.Certificate{
-		SerialNumber:          serial(),
-		Subject:               pkix.Name{CommonName: "wirelab run CA"},
-		NotBefore:             now,
-		NotAfter:              now.Add(7 * 24 * time.Hour),
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-	}
+	caTmpl := caTemplate("wirelab run CA", now)
 	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
 	if err != nil {
 		return err
@@ -59,9 +51,7 @@ func WriteChain(dir string, n int) error {
 		if err != nil {
 			return err
 		}
-		tmpl := &x509.Certificate{SerialNumber: serial(), Subject: pkix.Name{CommonName: fmt.Sprintf("wirelab intermediate %d", i+1)},
-			NotBefore: now, NotAfter: now.Add(7 * 24 * time.Hour), IsCA: true, BasicConstraintsValid: true,
-			KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+		tmpl := caTemplate(fmt.Sprintf("wirelab intermediate %d", i+1), now)
 		der, err := x509.CreateCertificate(rand.Reader, tmpl, issuer, &k.PublicKey, issuerKey)
 		if err != nil {
 			return err
@@ -107,6 +97,19 @@ func WriteChain(dir string, n int) error {
 		}
 	}
 	return nil
+}
+
+// caTemplate is a certificate authority valid for a week from now.
+func caTemplate(name string, now time.Time) *x509.Certificate {
+	return &x509.Certificate{
+		SerialNumber:          serial(),
+		Subject:               pkix.Name{CommonName: name},
+		NotBefore:             now,
+		NotAfter:              now.Add(7 * 24 * time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
+	}
 }
 
 func pemBlock(kind string, der []byte) []byte {

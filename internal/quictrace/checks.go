@@ -73,15 +73,7 @@ func CheckNames() []string {
 
 // ServerInitialVersions returns the distinct versions of server-sent Initial packets.
 func (t *Trace) ServerInitialVersions() []uint32 {
-	seen := map[uint32]bool{}
-	var out []uint32
-	for _, p := range t.Filter(func(p *Packet) bool { return p.Dir == ServerToClient && p.Type == TypeInitial }) {
-		if !seen[p.Version] {
-			seen[p.Version] = true
-			out = append(out, p.Version)
-		}
-	}
-	return out
+	return serverInitialsDistinct(t, func(p *Packet) uint32 { return p.Version })
 }
 
 func versions(vs []uint32) string {

@@ -239,12 +239,18 @@ func (t *Trace) Filter(keep func(p *Packet) bool) []Packet {
 // Handshakes is the upstream runner's handshake count: the number of distinct SCIDs in
 // server-sent Initial packets, in order of first appearance.
 func (t *Trace) Handshakes() []string {
-	seen := map[string]bool{}
-	var out []string
+	return serverInitialsDistinct(t, func(p *Packet) string { return p.SCID })
+}
+
+// serverInitialsDistinct returns the distinct values of field over server-sent Initial packets,
+// in order of first appearance.
+func serverInitialsDistinct[K comparable](t *Trace, field func(*Packet) K) []K {
+	seen := map[K]bool{}
+	var out []K
 	for _, p := range t.Filter(func(p *Packet) bool { return p.Dir == ServerToClient && p.Type == TypeInitial }) {
-		if !seen[p.SCID] {
-			seen[p.SCID] = true
-			out = append(out, p.SCID)
+		if k := field(&p); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
 		}
 	}
 	return out
