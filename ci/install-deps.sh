@@ -43,6 +43,15 @@ PIN
   echo "install-deps: installed $(docker compose version 2>/dev/null || docker-compose version)"
 fi
 
+# The crosstraffic measurement competes with a TCP CUBIC flow (as upstream). Containers may only
+# pick algorithms the host lists in net.ipv4.tcp_allowed_congestion_control; add cubic when the
+# kernel has it (without it wirelab uses the kernel default and says so in the result).
+allowed=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+if grep -qw cubic /proc/sys/net/ipv4/tcp_available_congestion_control 2>/dev/null && ! grep -qw cubic "$allowed"; then
+  as_root sysctl -q -w net.ipv4.tcp_allowed_congestion_control="$(cat "$allowed") cubic" \
+    && echo "install-deps: allowed TCP cubic for containers (crosstraffic): $(cat "$allowed")"
+fi
+
 if ! docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
   echo "install-deps: the Docker engine is not reachable (is dockerd running?)" >&2
   exit 3

@@ -75,17 +75,36 @@ func (p *pcapWriter) loop() {
 	}
 }
 
+// tcpSnap is how much of a TCP packet the traces keep: its headers. The QUIC checks read UDP
+// only, and a competing TCP flow (crosstraffic) would otherwise make traces of hundreds of MB.
+const tcpSnap = 128
+
 func (p *pcapWriter) append(t time.Time, pkt []byte) {
 	var rec [16]byte
 	ns := t.UnixNano()
+	kept := pkt
+	if isTCP(pkt) && len(pkt) > tcpSnap {
+		kept = pkt[:tcpSnap]
+	}
 	binary.LittleEndian.PutUint32(rec[0:], uint32(ns/1e9))
 	binary.LittleEndian.PutUint32(rec[4:], uint32(ns%1e9))
-	binary.LittleEndian.PutUint32(rec[8:], uint32(len(pkt)))
+	binary.LittleEndian.PutUint32(rec[8:], uint32(len(kept)))
 	binary.LittleEndian.PutUint32(rec[12:], uint32(len(pkt)))
 	p.mu.Lock()
 	_, _ = p.w.Write(rec[:])
-	_, _ = p.w.Write(pkt)
+	_, _ = p.w.Write(kept)
 	p.mu.Unlock()
+}
+
+// isTCP reports whether a raw IPv4/IPv6 packet carries TCP (no IPv6 extension headers in the lab).
+func isTCP(pkt []byte) bool {
+	switch {
+	case len(pkt) >= 20 && pkt[0]>>4 == 4:
+		return pkt[9] == 6
+	case len(pkt) >= 40 && pkt[0]>>4 == 6:
+		return pkt[6] == 6
+	}
+	return false
 }
 
 func (p *pcapWriter) flush() {

@@ -48,7 +48,7 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 	cell := topology.NewCell(r, compose, e.root, s.Name, subnets, map[string]string{
 		"CLIENT_IMAGE": "wirelab/probe:latest", "SERVER_IMAGE": "wirelab/probe:latest",
 		"SIM_PROFILE": p.Name, "SIM_SEED": strconv.FormatUint(seed, 10), "SIM_CAPTURE": capture,
-	})
+	}).MoveWith(alloc, e.docker, r.ID+"/"+s.Name)
 	sr.Rerun = cell.RerunCommand()
 	defer func() { // named result: the sim's final stats.json exists only after it stopped
 		if err := cell.Stop(context.Background()); err != nil && sr.Error == "" {

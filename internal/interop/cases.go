@@ -32,11 +32,19 @@ type Case struct {
 	Timeout        string   `yaml:"timeout"`
 	CertChain      int      `yaml:"cert_chain"`
 	Checks         []string `yaml:"checks"`
+	// Measurements (upstream's goodput, crosstraffic): the case runs Repetitions times, each on
+	// a fresh topology, and reports the mean and spread of Measure.
+	Repetitions  int    `yaml:"repetitions"`
+	Measure      string `yaml:"measure"`       // "goodput": kbit/s from the server-side trace
+	CrossTraffic bool   `yaml:"cross_traffic"` // a TCP cubic iperf3 flow shares the sim meanwhile
 
 	FileSizes []int64       `yaml:"-"`
 	Limit     time.Duration `yaml:"-"`
 	CheckList []Check       `yaml:"-"`
 }
+
+// IsMeasurement reports whether the case yields a number (result.json "measurements").
+func (c *Case) IsMeasurement() bool { return c.Measure != "" }
 
 // Check is a parsed check name with its optional comparison ("handshakes=1", "client-hellos>=2").
 type Check struct {
@@ -115,6 +123,15 @@ func ParseCases(path string, data []byte) ([]*Case, error) {
 			return nil, bad("checks", "no checks: a case that cannot fail is not a test")
 		case c.CertChain == 1 || c.CertChain < 0 || c.CertChain > 20:
 			return nil, bad("cert_chain", "%d: want 2..20 certificates (0: the run's own 2)", c.CertChain)
+		case c.Measure != "" && c.Measure != "goodput":
+			return nil, bad("measure", "%q: the only measurement is goodput", c.Measure)
+		case c.Repetitions < 0 || c.Repetitions > 20 || (c.Repetitions > 1 && c.Measure == ""):
+			return nil, bad("repetitions", "%d: want 1..20, and only for a measurement", c.Repetitions)
+		case c.CrossTraffic && c.Measure == "":
+			return nil, bad("cross_traffic", "only for a measurement (what would the flow change?)")
+		}
+		if c.Repetitions == 0 {
+			c.Repetitions = 1
 		}
 		names[c.Name], abbrs[c.Abbr] = true, true
 		if c.Host == "" {

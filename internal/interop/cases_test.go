@@ -27,13 +27,20 @@ func TestShippedCases(t *testing.T) {
 	}
 	for _, n := range []string{"handshake", "transfer", "longrtt", "chacha20", "multiplexing", "retry", "resumption", "zerortt",
 		"http3", "blackhole", "keyupdate", "ecn", "amplificationlimit", "handshakeloss", "transferloss", "handshakecorruption",
-		"transfercorruption", "ipv6", "v2", "rebind-port", "rebind-addr", "connectionmigration", "transferreorder"} {
+		"transfercorruption", "ipv6", "v2", "rebind-port", "rebind-addr", "connectionmigration", "transferreorder",
+		"goodput", "crosstraffic"} {
 		if byName[n] == nil {
 			t.Errorf("case %s missing", n)
 		}
 	}
 	if m := byName["multiplexing"]; len(m.FileSizes) != 1999 || m.FileSizes[0] != 32 {
 		t.Errorf("multiplexing files: %d", len(m.FileSizes))
+	}
+	if g := byName["goodput"]; g.Repetitions != 5 || !g.IsMeasurement() || g.FileSizes[0] != 10<<20 {
+		t.Errorf("goodput: %+v", g)
+	}
+	if c := byName["crosstraffic"]; !c.CrossTraffic || c.Limit.Seconds() != 180 || c.FileSizes[0] != 25<<20 {
+		t.Errorf("crosstraffic: %+v", c)
 	}
 	if h := byName["handshakeloss"]; h.Limit.Seconds() != 300 || h.CheckList[1].String() != "handshakeloss" {
 		t.Errorf("handshakeloss: %v %v", h.Limit, h.CheckList)
@@ -54,6 +61,10 @@ func TestBadCasesNameFileAndField(t *testing.T) {
 		{base + "  - {name: a, abbr: B, testcase: x, files: [1KiB], checks: [files]}\n", "cases[1].name"},
 		{base + "  - {name: b, abbr: A, testcase: x, files: [1KiB], checks: [files]}\n", "cases[1].abbr"},
 		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], colour: red}\n", "cases"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], measure: latency}\n", "cases[0].measure"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], repetitions: 5}\n", "cases[0].repetitions"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], measure: goodput, repetitions: 99}\n", "cases[0].repetitions"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], cross_traffic: true}\n", "cases[0].cross_traffic"},
 	} {
 		_, err := ParseCases("t.yml", []byte(c.yaml))
 		var ce *CaseError

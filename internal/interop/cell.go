@@ -15,14 +15,22 @@ import (
 )
 
 // TraceChecker evaluates the checks read from a cell's decrypted trace (internal/quictrace).
-// It returns "" when every check holds, else one line naming the first failed check and why.
+// Its verdict's Reason is "" when every check holds, else one line naming the first failed check
+// and why; GoodputKbps is measured when the case measures goodput.
 type TraceChecker interface {
-	Check(ctx context.Context, cellDir string, c *Case, checks []Check, files []string) (string, error)
+	Check(ctx context.Context, cellDir string, c *Case, checks []Check, files []string) (TraceVerdict, error)
+}
+
+// TraceVerdict is what the trace said about a cell.
+type TraceVerdict struct {
+	Reason      string
+	GoodputKbps float64
 }
 
 var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 
-// runCell runs one client x server x case cell and returns its verdict.
+// runCell runs one client x server x case cell and returns its verdict; a measurement runs its
+// repetitions, each in <cell>/<n>/, and succeeds only if every repetition does.
 func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res CellResult) {
 	start := time.Now()
 	dir := filepath.Join(r.Run.Dir, server.Name+"_"+client.Name, c.Name)
@@ -32,6 +40,32 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 		res.Result, res.Reason = Unsupported, "not in the image's declared test cases"
 		return res
 	}
+	if !c.IsMeasurement() {
+		one := r.runOnce(ctx, server, client, c, dir)
+		res.Result, res.Reason, res.Rerun = one.Result, one.Reason, one.Rerun
+		return res
+	}
+	_ = os.RemoveAll(dir)
+	for i := 1; i <= c.Repetitions && ctx.Err() == nil; i++ {
+		one := r.runOnce(ctx, server, client, c, filepath.Join(dir, strconv.Itoa(i)))
+		res.Rerun = one.Rerun
+		if one.Result != Succeeded {
+			res.Result, res.Reason = one.Result, fmt.Sprintf("repetition %d: %s", i, one.Reason)
+			return res
+		}
+		res.Values, res.Cross = append(res.Values, one.Values...), append(res.Cross, one.Cross...)
+	}
+	res.Result, res.Details = Succeeded, measurementDetails(res.Values)
+	if len(res.Cross) > 0 {
+		_, note := crossCC()
+		res.Details += fmt.Sprintf("; competing TCP flow (%s) %.0f kbps", note, mean(res.Cross))
+	}
+	return res
+}
+
+// runOnce runs the cell's topology once with its output in dir.
+func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir string) (res CellResult) {
+	res.Result = Failed
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch
 	names, err := GenerateFiles(filepath.Join(dir, "www"), c, r.Seed)
 	if err != nil {
@@ -60,12 +94,14 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 			return res
 		}
 	}
+	cc, _ := crossCC()
 	project := unsafeName.ReplaceAllString(strings.ToLower(server.Name+"-"+client.Name+"-"+c.Name), "-")
 	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, project, dir, subnets, map[string]string{
 		"CLIENT_IMAGE": client.Image, "SERVER_IMAGE": server.Image,
 		"TESTCASE": c.Testcase, "SERVER_TESTCASE": serverTestcase(c), "REQUESTS": strings.Join(reqs, " "),
 		"SIM_PROFILE": profileRef, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": certDir,
-	})
+		"COMPOSE_PROFILES": composeProfiles(c), "CROSS_CC": cc,
+	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
 	res.Rerun = fmt.Sprintf("wirelab quic --servers %s --clients %s --tests %s --seed %d", server.Name, client.Name, c.Name, r.Seed)
 	if r.Profile != "" {
 		res.Rerun += " --profile " + r.Profile
@@ -80,11 +116,47 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 			res.Reason = err.Error()
 		}
 	}()
+	// The server first, and the client only once the server listens: a client with a short
+	// handshake timeout (quic-go's is 5 s) must not fail because a loaded machine started the
+	// server late. With cross traffic, the TCP flow is under way before the client starts too.
+	first := []string{"sim", "server"}
+	if c.CrossTraffic {
+		first = append(first, "iperf_server", "iperf_client")
+	}
+	if err := cell.Up(ctx, first...); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	if exited, code := r.waitListening(ctx, cell.Container("server"), 20*time.Second); exited {
+		if code == 127 {
+			res.Result, res.Reason = Unsupported, "the server answered 127 (test case not supported)"
+		} else {
+			res.Reason = fmt.Sprintf("server exited %d before the client started: %s", code, r.lastLogLine(cell.Container("server")))
+		}
+		return res
+	}
+	if c.CrossTraffic {
+		time.Sleep(2 * time.Second)
+	}
 	if err := cell.Up(ctx); err != nil {
 		res.Reason = err.Error()
 		return res
 	}
-	code, err := r.waitExit(ctx, cell.Container("client"), c.Limit)
+	code, serverCode, err := r.waitClient(ctx, cell.Container("client"), cell.Container("server"), c.Limit)
+	if serverCode == 127 { // upstream's contract: either side's 127 makes the cell unsupported
+		res.Result, res.Reason = Unsupported, "the server answered 127 (test case not supported)"
+		return res
+	}
+	if c.CrossTraffic { // stop the TCP flow with the transfer: the trace then ends with it too
+		_ = cell.Cmd(context.Background(), "stop", "-t", "1", "iperf_client", "iperf_server").Run()
+		log, _ := r.Run.Docker.Cmd(context.Background(), "logs", cell.Container("iperf_server")).CombinedOutput()
+		kbps, cerr := crossTrafficKbps(log)
+		if cerr != nil && err == nil && code == 0 {
+			res.Reason = cerr.Error()
+			return res
+		}
+		res.Cross = []float64{kbps}
+	}
 	if err != nil {
 		res.Reason = err.Error()
 		return res
@@ -98,12 +170,24 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 		res.Reason = fmt.Sprintf("client exited %d (server: %s): %s", code, serverState, r.lastLogLine(cell.Container("client")))
 		return res
 	}
-	if reason := r.verify(ctx, dir, c, names); reason != "" {
-		res.Reason = reason
+	v := r.verify(ctx, dir, c, names)
+	if v.Reason != "" {
+		res.Reason = v.Reason
 		return res
+	}
+	if c.IsMeasurement() {
+		res.Values = []float64{v.GoodputKbps}
 	}
 	res.Result = Succeeded
 	return res
+}
+
+// composeProfiles selects compose/lab.yml's optional services for a case.
+func composeProfiles(c *Case) string {
+	if c.CrossTraffic {
+		return "crosstraffic"
+	}
+	return ""
 }
 
 func serverTestcase(c *Case) string {
@@ -127,29 +211,100 @@ func (r *Runner) waitExit(ctx context.Context, container string, limit time.Dura
 	return strconv.Atoi(strings.TrimSpace(out))
 }
 
-// verify runs the case's checks: the download comparison here, the rest on the trace.
-func (r *Runner) verify(ctx context.Context, dir string, c *Case, names []string) string {
+// waitClient waits for the client to exit, at most limit, and returns its exit code; when the
+// server exits with 127 first (it does not support the case), it returns at once with that code
+// instead of letting the client retry until the time limit.
+func (r *Runner) waitClient(ctx context.Context, client, server string, limit time.Duration) (code, serverCode int, err error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type exit struct {
+		code int
+		err  error
+	}
+	srv := make(chan exit, 1)
+	go func() {
+		c, err := r.waitExit(wctx, server, limit)
+		srv <- exit{c, err}
+	}()
+	cli := make(chan exit, 1)
+	go func() {
+		c, err := r.waitExit(wctx, client, limit)
+		cli <- exit{c, err}
+	}()
+	for {
+		select {
+		case e := <-cli:
+			return e.code, -1, e.err
+		case e := <-srv:
+			if e.err == nil && e.code == 127 {
+				return -1, 127, nil
+			}
+			srv = nil // any other server exit: the client's verdict (and the reason) decides
+		}
+	}
+}
+
+// waitListening waits until the server has a UDP socket on port 443 (read from its
+// /proc/net/udp{,6}), at most limit; it reports whether the server exited meanwhile and with
+// what code. Without a way to look (no cat in the image), it just waits out the limit's tenth.
+func (r *Runner) waitListening(ctx context.Context, server string, limit time.Duration) (exited bool, code int) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		state, _ := r.Run.Docker.Run(ctx, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", server)
+		if st, c, ok := strings.Cut(state, " "); ok && st == "exited" {
+			code, _ = strconv.Atoi(c)
+			return true, code
+		}
+		out, err := r.Run.Docker.Run(ctx, "exec", server, "cat", "/proc/net/udp", "/proc/net/udp6")
+		if err != nil && strings.Contains(err.Error(), "executable file not found") {
+			time.Sleep(limit / 10)
+			return false, 0
+		}
+		if listensOn(out, 443) {
+			return false, 0
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return false, 0
+}
+
+// listensOn reports whether /proc/net/udp{,6} text has a socket bound to port (local_address
+// is "ADDR:PORT" in hex, the second column).
+func listensOn(procNetUDP string, port int) bool {
+	want := fmt.Sprintf(":%04X", port)
+	for _, line := range strings.Split(procNetUDP, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 2 && strings.HasSuffix(f[1], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// verify runs the case's checks: the download comparison here, the rest on the trace (which
+// also measures goodput for a measurement).
+func (r *Runner) verify(ctx context.Context, dir string, c *Case, names []string) TraceVerdict {
 	var traceChecks []Check
 	for _, chk := range c.CheckList {
 		if chk.Name == "files" {
 			if err := CompareDownloads(filepath.Join(dir, "www"), filepath.Join(dir, "downloads"), names); err != nil {
-				return err.Error()
+				return TraceVerdict{Reason: err.Error()}
 			}
 			continue
 		}
 		traceChecks = append(traceChecks, chk)
 	}
-	if len(traceChecks) == 0 {
-		return ""
+	if len(traceChecks) == 0 && !c.IsMeasurement() {
+		return TraceVerdict{}
 	}
 	if r.Trace == nil {
-		return fmt.Sprintf("%s: no trace checker in this build", traceChecks[0])
+		return TraceVerdict{Reason: "trace checks: no trace checker in this build"}
 	}
-	reason, err := r.Trace.Check(ctx, dir, c, traceChecks, names)
+	v, err := r.Trace.Check(ctx, dir, c, traceChecks, names)
 	if err != nil {
-		return "trace analysis: " + err.Error()
+		return TraceVerdict{Reason: "trace analysis: " + err.Error()}
 	}
-	return reason
+	return v
 }
 
 // lastLogLine is the client's last words (its stderr and stdout), to say in one line why it failed.

@@ -8,22 +8,46 @@ import (
 	"time"
 )
 
-// progress prints one line per finished cell with the running totals and an ETA.
+// progress prints one line per finished cell with the running totals and an ETA, and, while
+// nothing finishes, a line every heartbeat naming the cells still running (a crosstraffic
+// measurement runs for minutes).
 type progress struct {
 	w                           io.Writer
 	total, done, resumed        int
 	passed, failed, unsupported int
-	start                       time.Time
+	start, lastLine             time.Time
+	running                     map[string]time.Time // cell -> start
+}
+
+const heartbeat = 30 * time.Second
+
+// started and finished bracket a cell; the caller holds the lock that guards p.
+func (p *progress) started(cell string) { p.running[cell] = time.Now() }
+
+// tick prints the running cells if nothing was printed for a heartbeat.
+func (p *progress) tick(now time.Time) {
+	if now.Sub(p.lastLine) < heartbeat || len(p.running) == 0 {
+		return
+	}
+	var cells []string
+	for c, t := range p.running {
+		cells = append(cells, fmt.Sprintf("%s (%ds)", c, int(now.Sub(t).Seconds())))
+	}
+	sort.Strings(cells)
+	fmt.Fprintf(p.w, "[%d/%d] running: %s\n", p.done, p.total, strings.Join(cells, ", "))
+	p.lastLine = now
 }
 
 func newProgress(w io.Writer, total, resumed int) *progress {
 	if resumed > 0 {
 		fmt.Fprintf(w, "resuming: %d cells already done, %d to run\n", resumed, total)
 	}
-	return &progress{w: w, total: total, resumed: resumed, start: time.Now()}
+	return &progress{w: w, total: total, resumed: resumed, start: time.Now(), lastLine: time.Now(), running: map[string]time.Time{}}
 }
 
 func (p *progress) record(r CellResult) {
+	delete(p.running, r.Server+"_"+r.Client+"/"+r.Case)
+	p.lastLine = time.Now()
 	p.done++
 	switch r.Result {
 	case Succeeded:
@@ -38,6 +62,9 @@ func (p *progress) record(r CellResult) {
 		p.done, p.total, r.Server+"_"+r.Client, r.Case, r.Result, r.Seconds, p.passed, p.failed, p.unsupported, eta)
 	if r.Result == Failed {
 		line += "\n      " + r.Reason
+	}
+	if r.Details != "" {
+		line += "\n      goodput " + r.Details
 	}
 	fmt.Fprintln(p.w, line)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"sync"
@@ -28,6 +29,35 @@ type CellResult struct {
 	Seconds float64 `json:"seconds"`
 	Dir     string  `json:"dir"`
 	Rerun   string  `json:"rerun"`
+	// Measurements: one value per repetition (kbit/s) and upstream's details line.
+	Values  []float64 `json:"values,omitempty"`
+	Cross   []float64 `json:"cross_traffic_kbps,omitempty"` // crosstraffic: the TCP flow's mean per repetition
+	Details string    `json:"details,omitempty"`
+}
+
+func mean(xs []float64) float64 {
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
+}
+
+// measurementDetails is upstream's details text: the mean and standard deviation in kbps.
+func measurementDetails(values []float64) string {
+	if len(values) == 0 {
+		return ""
+	}
+	var sq float64
+	m := mean(values)
+	for _, v := range values {
+		sq += (v - m) * (v - m)
+	}
+	sd := 0.0
+	if len(values) > 1 {
+		sd = math.Sqrt(sq / float64(len(values)-1))
+	}
+	return fmt.Sprintf("%.0f (± %.0f) kbps", m, sd)
 }
 
 // Journal appends cell results to results.jsonl as they finish, so an interrupted run keeps
@@ -108,7 +138,9 @@ type ResultEntry struct {
 func Summarize(cases []*Case, clients, servers []string, results []CellResult, urls map[string]string) Summary {
 	s := Summary{Servers: servers, Clients: clients, URLs: urls, QUICVersion: "0x1", Tests: map[string]TestInfo{}}
 	for _, c := range cases {
-		s.Tests[c.Abbr] = TestInfo{Name: c.Name, Desc: c.Description}
+		if !c.IsMeasurement() { // upstream lists measurements in the results only
+			s.Tests[c.Abbr] = TestInfo{Name: c.Name, Desc: c.Description}
+		}
 	}
 	by := map[string]CellResult{}
 	for _, r := range results {
@@ -116,14 +148,19 @@ func Summarize(cases []*Case, clients, servers []string, results []CellResult, u
 	}
 	for _, cl := range clients {
 		for _, sv := range servers {
-			list := []ResultEntry{}
+			list, ms := []ResultEntry{}, []map[string]interface{}{}
 			for _, c := range cases {
-				if r, ok := by[cl+"|"+sv+"|"+c.Name]; ok {
+				r, ok := by[cl+"|"+sv+"|"+c.Name]
+				switch {
+				case !ok:
+				case c.IsMeasurement():
+					ms = append(ms, map[string]interface{}{"abbr": c.Abbr, "name": c.Name, "result": r.Result, "details": r.Details})
+				default:
 					list = append(list, ResultEntry{Abbr: c.Abbr, Name: c.Name, Result: r.Result})
 				}
 			}
 			s.Results = append(s.Results, list)
-			s.Measurements = append(s.Measurements, []map[string]interface{}{})
+			s.Measurements = append(s.Measurements, ms)
 		}
 	}
 	return s

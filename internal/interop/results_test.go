@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestJournalKeepsWhatFinished(t *testing.T) {
@@ -71,5 +72,41 @@ func TestJUnit(t *testing.T) {
 	}
 	if !strings.Contains(string(data), `<failure message="retry: no Retry packet from the server">`) {
 		t.Fatal(string(data))
+	}
+}
+
+func TestProgressHeartbeatNamesRunningCells(t *testing.T) {
+	var b strings.Builder
+	p := newProgress(&b, 2, 0)
+	p.started("a_b/goodput")
+	p.tick(p.lastLine.Add(10 * time.Second))
+	if b.Len() != 0 {
+		t.Fatalf("printed before a heartbeat passed: %q", b.String())
+	}
+	p.tick(p.lastLine.Add(heartbeat))
+	if !strings.Contains(b.String(), "[0/2] running: a_b/goodput (") {
+		t.Fatalf("heartbeat: %q", b.String())
+	}
+	p.record(CellResult{Server: "a", Client: "b", Case: "goodput", Result: Succeeded, Details: "9000 (± 12) kbps"})
+	if len(p.running) != 0 || !strings.Contains(b.String(), "goodput 9000 (± 12) kbps") {
+		t.Fatalf("after record: %v %q", p.running, b.String())
+	}
+}
+
+func TestMeasurementsGoToTheirOwnListLikeUpstream(t *testing.T) {
+	cases := []*Case{{Name: "handshake", Abbr: "H"}, {Name: "goodput", Abbr: "G", Measure: "goodput", Repetitions: 5}}
+	res := []CellResult{
+		{Server: "s", Client: "c", Case: "handshake", Result: Succeeded},
+		{Server: "s", Client: "c", Case: "goodput", Result: Succeeded, Values: []float64{9000, 9100}, Details: measurementDetails([]float64{9000, 9100})},
+	}
+	s := Summarize(cases, []string{"c"}, []string{"s"}, res, nil)
+	if len(s.Results[0]) != 1 || len(s.Measurements[0]) != 1 || s.Measurements[0][0]["details"] != "9050 (± 71) kbps" {
+		t.Fatalf("results %+v measurements %+v", s.Results, s.Measurements)
+	}
+	if _, listed := s.Tests["G"]; listed {
+		t.Fatal("upstream's tests map holds test cases only")
+	}
+	if measurementDetails([]float64{8000}) != "8000 (± 0) kbps" {
+		t.Fatal(measurementDetails([]float64{8000}))
 	}
 }

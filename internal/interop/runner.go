@@ -54,6 +54,15 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 	compliant := r.complianceProbes(ctx, clients, servers)
 	p := newProgress(r.Progress, len(jobs), len(done))
 	var mu sync.Mutex
+	ticker := time.NewTicker(5 * time.Second)
+	defer ticker.Stop()
+	go func() {
+		for now := range ticker.C {
+			mu.Lock()
+			p.tick(now)
+			mu.Unlock()
+		}
+	}()
 	work := make(chan cellJob)
 	var wg sync.WaitGroup
 	for w := 0; w < max(1, r.Run.Jobs); w++ {
@@ -62,6 +71,9 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 			defer wg.Done()
 			for j := range work {
 				var res CellResult
+				mu.Lock()
+				p.started(j.server.Name + "_" + j.client.Name + "/" + j.c.Name)
+				mu.Unlock()
 				if why := joinReasons(compliant[j.server.Name+"/server"], compliant[j.client.Name+"/client"]); why != "" {
 					res = CellResult{Server: j.server.Name, Client: j.client.Name, Case: j.c.Name, Abbr: j.c.Abbr, Result: Failed, Reason: why}
 				} else {
@@ -131,7 +143,7 @@ func (r *Runner) compliance(ctx context.Context, impl Impl, role string) string 
 	env := map[string]string{"CLIENT_IMAGE": "wirelab/endpoint:latest", "SERVER_IMAGE": "wirelab/endpoint:latest",
 		"TESTCASE": tc, "SIM_PROFILE": "ideal", "SIM_CAPTURE": "0", "CERTS_DIR": r.CertsDir}
 	env[strings.ToUpper(role)+"_IMAGE"] = impl.Image
-	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, name, dir, subnets, env)
+	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, name, dir, subnets, env).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+name)
 	defer cell.Stop(context.Background())
 	if err := cell.Up(ctx); err != nil {
 		return "compliance check: " + err.Error()

@@ -17,29 +17,41 @@ type QuicTrace struct {
 }
 
 // Check implements TraceChecker.
-func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []Check, files []string) (string, error) {
+func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []Check, files []string) (TraceVerdict, error) {
 	pcap := filepath.Join(cellDir, "sim", "trace_node_right.pcap")
 	if _, err := os.Stat(pcap); err != nil {
-		return "", fmt.Errorf("no server-side trace: %v", err)
+		return TraceVerdict{}, fmt.Errorf("no server-side trace: %v", err)
 	}
 	keys, err := mergeKeylogs(cellDir)
 	if err != nil {
-		return "", err
+		return TraceVerdict{}, err
 	}
-	if keys == "" {
-		return fmt.Sprintf("%s: neither endpoint wrote a TLS keylog (SSLKEYLOGFILE), the trace cannot be decrypted", checks[0]), nil
+	if keys == "" && len(checks) > 0 {
+		return TraceVerdict{Reason: fmt.Sprintf("%s: neither endpoint wrote a TLS keylog (SSLKEYLOGFILE), the trace cannot be decrypted", checks[0])}, nil
 	}
-	_ = q.Tshark.InjectSecrets(ctx, pcap, keys, filepath.Join(cellDir, "sim", "trace_node_right.pcapng"))
+	if keys != "" {
+		_ = q.Tshark.InjectSecrets(ctx, pcap, keys, filepath.Join(cellDir, "sim", "trace_node_right.pcapng"))
+	}
 	trace, err := q.Tshark.Load(ctx, pcap, keys)
 	if err != nil {
-		return "", err
+		return TraceVerdict{}, err
 	}
 	for _, chk := range checks {
 		if r := quictrace.Checks[chk.Name](trace); !r.OK() {
-			return r.Check + ": " + r.Reason, nil
+			return TraceVerdict{Reason: r.Check + ": " + r.Reason}, nil
 		}
 	}
-	return "", nil
+	var v TraceVerdict
+	if c.Measure == "goodput" {
+		var total int64
+		for _, n := range c.FileSizes {
+			total += n
+		}
+		if v.GoodputKbps, _, err = quictrace.Goodput(trace, total); err != nil {
+			v.Reason = err.Error()
+		}
+	}
+	return v, nil
 }
 
 // mergeKeylogs joins the client's and the server's keys.log into the cell's keys.log (either may

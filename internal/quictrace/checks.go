@@ -44,6 +44,7 @@ var Checks = map[string]Check{
 	"transfer":            CheckTransfer,
 	"retry":               CheckRetry,
 	"v2":                  CheckV2,
+	"versionnegotiation":  CheckVersionNegotiation,
 	"chacha20":            CheckChaCha20,
 	"http3":               CheckHTTP3,
 	"resumption":          CheckResumption,

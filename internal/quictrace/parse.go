@@ -160,6 +160,13 @@ func parsePacket(q map[string]any) (Packet, bool) {
 		if l, ok := parseUint(str(hdr, "quic.length")); ok {
 			p.Payload = int(l)
 		}
+		if p.Type == TypeVersionNegotiation {
+			for _, s := range findAll(hdr, "quic.supported_version") {
+				if v, ok := parseUint(s); ok {
+					p.SupportedVersions = append(p.SupportedVersions, uint32(v))
+				}
+			}
+		}
 	} else {
 		p.Type = Type1RTT
 		if kp, ok := parseUint(str(hdr, "quic.key_phase")); ok {

@@ -70,6 +70,10 @@ var fixtureCases = []struct {
 	{"retry", "handshake", false},
 	{"v2", "v2", true},
 	{"v2", "handshake", false},
+	{"versionnegotiation", "versionnegotiation", true},
+	{"versionnegotiation", "handshake", false},  // no Version Negotiation
+	{"versionnegotiation", "vn-abandon", false}, // VN, but the client does not try again
+	{"versionnegotiation", "v2", false},         // compatible negotiation is not VN
 	{"chacha20", "chacha20", true},
 	{"chacha20", "handshake", false},
 	{"http3", "handshake", true},
@@ -377,5 +381,34 @@ func TestDockerArgs(t *testing.T) {
 		if args[i] != want[i] {
 			t.Fatalf("args %q, want %q", args, want)
 		}
+	}
+}
+
+func TestGoodputSynthetic(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	pkt := func(dir Direction, typ PacketType, at time.Duration) Datagram {
+		return Datagram{Dir: dir, Packets: []Packet{{Dir: dir, Type: typ, Time: t0.Add(at)}}}
+	}
+	tr := &Trace{Datagrams: []Datagram{
+		pkt(ServerToClient, TypeHandshake, 0), // not counted: before the 1-RTT data
+		pkt(ServerToClient, Type1RTT, 100*time.Millisecond),
+		pkt(ClientToServer, Type1RTT, 5*time.Second), // the client's last ACK does not count
+		pkt(ServerToClient, Type1RTT, 2100*time.Millisecond),
+	}}
+	kbps, span, err := Goodput(tr, 1_000_000)
+	if err != nil || span != 2*time.Second || kbps != 4000 {
+		t.Fatalf("got %.1f kbps over %v (%v), want 4000 over 2s", kbps, span, err)
+	}
+	// A trace where the server never reached 1-RTT gives no number (the measurement fails).
+	if _, _, err := Goodput(&Trace{Datagrams: tr.Datagrams[:1]}, 1_000_000); err == nil {
+		t.Fatal("no 1-RTT packets: want an error")
+	}
+}
+
+func TestGoodputOnTransferFixture(t *testing.T) {
+	tr := fixture(t, needTshark(t), "transfer")
+	kbps, span, err := Goodput(tr, 1<<20)
+	if err != nil || kbps <= 0 || span <= 0 {
+		t.Fatalf("transfer fixture: %.1f kbps over %v: %v", kbps, span, err)
 	}
 }

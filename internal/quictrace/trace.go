@@ -149,6 +149,8 @@ type Packet struct {
 	Decrypted bool   // tshark decrypted the payload (frames are known)
 	Frames    []Frame
 	TLS       []TLSMessage // TLS handshake messages tshark reassembled from CRYPTO frames in this packet
+	// SupportedVersions: a Version Negotiation packet's list, in packet order.
+	SupportedVersions []uint32
 }
 
 // Frame is one QUIC frame.

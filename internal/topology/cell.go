@@ -23,6 +23,14 @@ type Cell struct {
 	run     *run.Run
 	compose *docker.Compose
 	file    string
+	move    func(context.Context) (Subnets, error)
+}
+
+// MoveWith lets Up move the cell to other subnets when another process's network took its own
+// between allocation and compose up (docker: "Pool overlaps with other one on this address space").
+func (c *Cell) MoveWith(a *Allocator, d *docker.CLI, key string) *Cell {
+	c.move = func(ctx context.Context) (Subnets, error) { return a.Move(ctx, d, key) }
+	return c
 }
 
 // NewCell prepares a cell in <run dir>/<name>; Up starts it.
@@ -71,18 +79,29 @@ func (c *Cell) Cmd(ctx context.Context, args ...string) *exec.Cmd {
 	return c.compose.Cmd(ctx, c.file, c.environ(), args...)
 }
 
-// Up creates the cell's log folders and starts sim, client and server.
-func (c *Cell) Up(ctx context.Context) error {
+// Up creates the cell's log folders and starts sim, client and server (or only the services
+// named; a later Up starts the rest).
+func (c *Cell) Up(ctx context.Context, services ...string) error {
 	for _, d := range []string{"sim", "client", "server", "www", "downloads", "certs"} {
 		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
 			return err
 		}
 	}
-	out, err := c.Cmd(ctx, "up", "-d", "--quiet-pull").CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("cell %s: compose up: %s", c.Name, lastLine(out, err))
+	for attempt := 1; ; attempt++ {
+		out, err := c.Cmd(ctx, append([]string{"up", "-d", "--quiet-pull"}, services...)...).CombinedOutput()
+		if err == nil {
+			return nil
+		}
+		if c.move == nil || attempt == 3 || !strings.Contains(string(out), "overlaps with other one") {
+			return fmt.Errorf("cell %s: compose up: %s", c.Name, lastLine(out, err))
+		}
+		_ = c.Stop(ctx)
+		s, merr := c.move(ctx)
+		if merr != nil {
+			return merr
+		}
+		c.Subnets = s
 	}
-	return nil
 }
 
 // Exec runs a command in a service and returns its stdout.

@@ -40,19 +40,33 @@ func (s Subnets) prefixes() []netip.Prefix {
 }
 
 // Allocator hands out subnet pairs no docker network uses yet. Within one process it never gives
-// the same pair twice while it is held; across processes, compose reports an overlap and the
-// caller retries with Next.
+// the same pair twice while it is held; across processes (two runs at once) a pair can still be
+// taken between the check and compose up: Cell.Up then moves the cell with Move.
 type Allocator struct {
-	mu   sync.Mutex
-	held map[int]bool
+	mu     sync.Mutex
+	held   map[int]bool
+	leases map[string]int // key -> pair index
 }
 
 // Allocate returns a free pair, starting the search at a point derived from key so that
-// concurrent runs tend to pick different pairs.
+// concurrent runs tend to pick different pairs. release gives back whatever pair key holds then.
 func (a *Allocator) Allocate(ctx context.Context, d *docker.CLI, key string) (Subnets, func(), error) {
-	used, err := usedPrefixes(ctx, d)
+	s, err := a.take(ctx, d, key)
 	if err != nil {
 		return Subnets{}, nil, err
+	}
+	return s, func() { a.mu.Lock(); delete(a.held, a.leases[key]); delete(a.leases, key); a.mu.Unlock() }, nil
+}
+
+// Move gives key a different free pair (its current one was taken by another process).
+func (a *Allocator) Move(ctx context.Context, d *docker.CLI, key string) (Subnets, error) {
+	return a.take(ctx, d, key)
+}
+
+func (a *Allocator) take(ctx context.Context, d *docker.CLI, key string) (Subnets, error) {
+	used, err := usedPrefixes(ctx, d)
+	if err != nil {
+		return Subnets{}, err
 	}
 	h := fnv.New32a()
 	h.Write([]byte(key))
@@ -60,17 +74,21 @@ func (a *Allocator) Allocate(ctx context.Context, d *docker.CLI, key string) (Su
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.held == nil {
-		a.held = map[int]bool{}
+		a.held, a.leases = map[int]bool{}, map[string]int{}
 	}
+	old, had := a.leases[key]
 	for k := 0; k < pairs; k++ {
 		i := (start + k) % pairs
 		if a.held[i] || overlaps(pair(i).prefixes(), used) {
 			continue
 		}
-		a.held[i] = true
-		return pair(i), func() { a.mu.Lock(); delete(a.held, i); a.mu.Unlock() }, nil
+		if had {
+			delete(a.held, old)
+		}
+		a.held[i], a.leases[key] = true, i
+		return pair(i), nil
 	}
-	return Subnets{}, nil, &docker.EnvError{Msg: "no free subnet pair left in 198.18.0.0/15 (wirelab clean removes old runs' networks)"}
+	return Subnets{}, &docker.EnvError{Msg: "no free subnet pair left in 198.18.0.0/15 (wirelab clean removes old runs' networks)"}
 }
 
 func overlaps(a, b []netip.Prefix) bool {
