@@ -1,0 +1,65 @@
+#!/bin/bash
+# wirelab endpoint script for aioquic (Debian trixie's python3-aioquic) with wirelab's own adapter
+# programs /opt/wirelab-aioquic/aioquic_client.py and aioquic_server.py.
+#
+# Contract: ROLE=client|server, TESTCASE, REQUESTS (client), SSLKEYLOGFILE, QLOGDIR; mounts /www,
+# /downloads, /certs, /logs. Exit 0 ok, 1 error, 127 test case not supported.
+# ALPN as upstream: hq-interop (HTTP/0.9) in every case but http3, which uses h3. The server
+# accepts both ALPNs in every case and picks per connection, since some lab clients speak h3 only.
+# Not supported (127), because aioquic 1.2 cannot do them:
+# - ecn: aioquic neither sets ECT marks nor reads them (it sends no ACK_ECN frames).
+# - connectionmigration: the server cannot advertise a preferred_address and the client ignores one.
+# - versionnegotiation: not a case here (disabled upstream); the client cannot start with a
+#   version it does not support.
+set -u
+
+adapter=/opt/wirelab-aioquic
+
+if [ "${1:-}" = "--version" ]; then
+  dpkg-query -W -f '${Version}\n' python3-aioquic
+  exit 0
+fi
+
+role=${ROLE:-}
+testcase=${TESTCASE:-}
+
+# Decide support before touching the network, so a compliance probe gets 127 anywhere.
+case "$role" in
+  client)
+    case "$testcase" in
+      handshake|transfer|retry|chacha20|keyupdate|http3|v2|multiconnect|resumption|zerortt|amplificationlimit)
+        program_testcase=$testcase ;;
+      *) echo "aioquic client: test case '$testcase' not supported"; exit 127 ;;
+    esac ;;
+  server)
+    case "$testcase" in
+      # One server for all of them: it always issues session tickets (resumption, zerortt),
+      # accepts v1 and v2 (v2), loads the whole chain from cert.pem (amplificationlimit) and
+      # answers a client's key update (keyupdate, whose server side upstream calls transfer).
+      handshake|transfer|chacha20|keyupdate|http3|v2|multiconnect|resumption|zerortt|amplificationlimit) ;;
+      retry) ;;
+      *) echo "aioquic server: test case '$testcase' not supported"; exit 127 ;;
+    esac ;;
+  *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;
+esac
+
+/setup.sh || exit 1
+
+if [ "$role" = server ]; then
+  args=()
+  [ "$testcase" = retry ] && args+=(--retry)
+  [ "$testcase" = http3 ] && args+=(--h3-first)
+  echo "aioquic server: TESTCASE=$testcase, serving /www on UDP 443"
+  # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
+  exec wirelab-serve python3 -u "$adapter/aioquic_server.py" "${args[@]}" ${SERVER_PARAMS:-}
+fi
+
+# --- client ---
+if [ -z "${REQUESTS:-}" ]; then
+  echo "aioquic client: REQUESTS is empty" >&2
+  exit 1
+fi
+/wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
+echo "aioquic client: TESTCASE=$program_testcase REQUESTS=$REQUESTS"
+# shellcheck disable=SC2086 # CLIENT_PARAMS and REQUESTS are word lists
+exec python3 -u "$adapter/aioquic_client.py" --testcase "$program_testcase" ${CLIENT_PARAMS:-} $REQUESTS
