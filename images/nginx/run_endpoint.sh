@@ -1,0 +1,47 @@
+#!/bin/bash
+# wirelab endpoint script for Debian's nginx (server only): serves /www over QUIC on UDP 443.
+#
+# Contract: ROLE=server, TESTCASE, SSLKEYLOGFILE, QLOGDIR; mounts /www, /certs, /logs.
+# Exit 0 ok, 1 error, 127 test case not supported.
+# nginx 1.26 offers ALPN h3 and hq-interop at once (http3 + http3_hq) and picks per connection.
+# Debian builds it against OpenSSL 3.5, which nginx 1.26 drives through its "OpenSSL compatibility
+# layer" (src/event/quic/ngx_event_quic_openssl_compat.c). That layer has consequences:
+# - no 0-RTT (it sets SSL_set_max_early_data(ssl, 0)): zerortt answers 127;
+# - it takes OpenSSL's keylog callback for itself, nginx 1.26 has no directive to write keys, and
+#   Debian's libssl is built without SSLKEYLOGFILE support: this server writes no keys.log. The
+#   lab decrypts the trace with the client's keylog (the cell's keys.log merges both sides).
+# Also 127: ecn (nginx sets no ECN marks), v2 (QUIC v1 only), connectionmigration (no preferred
+# address), versionnegotiation. nginx writes no qlog. Logs: /logs/nginx-{error,access}.log.
+set -u
+
+role=${ROLE:-}
+testcase=${TESTCASE:-}
+case_conf=/etc/nginx/wirelab-case.conf
+
+# Decide support before touching the network, so a compliance probe gets 127 anywhere.
+if [ "$role" != server ]; then
+  if [ "$role" = client ]; then echo "nginx: no client role"; exit 127; fi
+  echo "ROLE must be client or server (got '$role')" >&2; exit 1
+fi
+case "$testcase" in
+  # chacha20: the server accepts what the client offers (OpenSSL's default TLS 1.3 suites include
+  # TLS_CHACHA20_POLY1305_SHA256). resumption: session tickets are on by default.
+  # amplificationlimit: nginx keeps to the 3x limit by itself and sends the longer chain it is given.
+  handshake|transfer|http3|retry|chacha20|multiconnect|resumption|amplificationlimit) ;;
+  *) echo "nginx server: test case '$testcase' not supported"; exit 127 ;;
+esac
+
+/setup.sh || exit 1
+
+{
+  echo "listen 443 quic;"
+  # IPv6 only where the container has an address (bind would fail otherwise).
+  if ip -o -6 addr show scope global | grep -q inet6; then echo "listen [::]:443 quic;"; fi
+  case "$testcase" in
+    retry) echo "quic_retry on;" ;;
+  esac
+} >"$case_conf"
+
+echo "nginx server: TESTCASE=$testcase, serving /www on UDP 443 (h3, hq-interop); $(nginx -v 2>&1)"
+# shellcheck disable=SC2086 # SERVER_PARAMS is a word list
+exec wirelab-serve nginx ${SERVER_PARAMS:-}
