@@ -8,7 +8,7 @@ WIRELAB := $(OUT)/bin/wirelab
 GO_SOURCES := $(shell find cmd internal images -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .DEFAULT_GOAL := help
-.PHONY: help images interop grpcweb h2 fuzz coverage report test clean smoke list deps sim-check
+.PHONY: help images interop grpcweb h2 report test clean smoke list deps sim-check fuzz-go
 
 help: ## list the targets with one line each
 	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
@@ -49,11 +49,10 @@ grpcweb: ## gRPC <-> gRPC-web conversion conformance
 h2: ## HTTP/2 flow-control conformance (h2spec and wirelab's own cases)
 	@echo "make h2: not implemented yet"; exit 2
 
-fuzz: ## fuzz campaigns on QPACK/HTTP-3 parsers (issue #5)
-	@echo "make fuzz: not implemented yet (issue #5)"; exit 2
+include fuzz/fuzz.mk coverage/coverage.mk
 
-coverage: ## coverage gates with gcovr (issue #6)
-	@echo "make coverage: not implemented yet (issue #6)"; exit 2
+fuzz-go: ## wirelab's Go native fuzz targets (go test -fuzz; quic-go's QPACK, our parsers): FUZZTIME=30s each
+	@OUT=$(OUT) bash fuzz/go/run.sh $(or $(FUZZTIME),30s)
 
 report: ## HTML dashboard of out/
 	@echo "make report: not implemented yet"; exit 2

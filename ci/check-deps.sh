@@ -19,4 +19,8 @@ need "docker engine"    "docker version --format '{{.Server.Version}}'" "start d
 need "compose v2"       "docker compose version 2>/dev/null | grep -qiE 'version v?[2-9]' || docker-compose version 2>/dev/null | grep -qiE 'version v?[2-9]'" \
   "bash ci/install-deps.sh (Debian trixie's docker-compose 2.26 package; installs on bookworm too)"
 need "debootstrap (only without a registry)" "command -v debootstrap || docker image inspect wirelab/rootfs:trixie" "apt-get install debootstrap"
+need "jq (coverage/test.sh)" "command -v jq" "apt-get install jq"
+need "python3 (fuzz scripts)" "command -v python3" "apt-get install python3"
+need "TCP cubic allowed for containers (crosstraffic)" "grep -qw cubic /proc/sys/net/ipv4/tcp_allowed_congestion_control" \
+  "bash ci/install-deps.sh (adds cubic to net.ipv4.tcp_allowed_congestion_control; without it crosstraffic competes with the kernel default)"
 exit $((missing * 3))

@@ -18,6 +18,12 @@ if ! command -v debootstrap >/dev/null; then
   echo "install-deps: installed debootstrap"
 fi
 
+if ! command -v jq >/dev/null; then # coverage/test.sh reads the coverage summaries with jq
+  apt_update
+  as_root apt-get install -y -qq jq >/dev/null
+  echo "install-deps: installed jq"
+fi
+
 if ! compose_v2; then
   . /etc/os-release
   if [ "${VERSION_CODENAME:-}" != trixie ] && [ ! -e /etc/apt/sources.list.d/wirelab-trixie.sources ]; then

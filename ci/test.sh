@@ -40,7 +40,10 @@ summary() {
 stage vet         $GO vet ./...
 stage unit        $GO test -count=1 ./...
 stage cli         $GO build -o "$WIRELAB" ./cmd/wirelab
-stage images      "$WIRELAB" images --out "$OUT" base endpoint sim probe tshark quic-go ngtcp2
+stage images      "$WIRELAB" images --out "$OUT"
 stage traces      env WIRELAB_INTEGRATION=1 $GO test -count=1 ./internal/quictrace/
-stage integration env WIRELAB_INTEGRATION=1 WIRELAB_BIN="$PWD/$WIRELAB" $GO test -count=1 -v -timeout 30m -run Integration ./cmd/wirelab/
+stage go-fuzz     env OUT="$OUT" bash fuzz/go/run.sh 3s
+stage integration env WIRELAB_INTEGRATION=1 WIRELAB_BIN="$PWD/$WIRELAB" $GO test -count=1 -v -timeout 30m -p 1 -run Integration ./cmd/wirelab/ ./internal/topology/
+stage fuzz        env OUT="$OUT" bash fuzz/test.sh
+stage coverage    env OUT="$OUT" bash coverage/test.sh
 summary

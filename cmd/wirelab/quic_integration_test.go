@@ -30,16 +30,23 @@ func readJournal(t *testing.T, path string) []cellLine {
 	return out
 }
 
-// The smoke matrix CI runs: quic-go and ngtcp2 both ways on a handful of cases.
-func TestIntegrationQuicSmokeMatrix(t *testing.T) {
+// runMatrix runs `wirelab quic -j 2` with args under a fresh run id and output folder, checks
+// that it left nothing behind, and returns its exit code, run folder and results.jsonl.
+func runMatrix(t *testing.T, prefix string, args ...string) (int, string, []cellLine) {
+	t.Helper()
 	bin := integration(t)
-	id, out := runID(t, "it-quic"), t.TempDir()
-	code, log := wirelab(t, bin, "quic", "--run-id", id, "--out", out, "--seed", "7", "-j", "2",
-		"--clients", "quic-go,ngtcp2", "--servers", "quic-go,ngtcp2", "--tests", "handshake,transfer,retry,http3")
+	id, out := runID(t, prefix), t.TempDir()
+	code, log := wirelab(t, bin, append([]string{"quic", "--run-id", id, "--out", out, "-j", "2"}, args...)...)
 	t.Log(log)
 	assertNothingLeft(t, id)
 	dir := filepath.Join(out, "quic", id)
-	cells := readJournal(t, filepath.Join(dir, "results.jsonl"))
+	return code, dir, readJournal(t, filepath.Join(dir, "results.jsonl"))
+}
+
+// The smoke matrix CI runs: quic-go and ngtcp2 both ways on a handful of cases.
+func TestIntegrationQuicSmokeMatrix(t *testing.T) {
+	code, dir, cells := runMatrix(t, "it-quic", "--seed", "7",
+		"--clients", "quic-go,ngtcp2", "--servers", "quic-go,ngtcp2", "--tests", "handshake,transfer,retry,http3")
 	if len(cells) != 16 {
 		t.Fatalf("%d cells in results.jsonl, want 16", len(cells))
 	}
@@ -151,5 +158,24 @@ func TestIntegrationQuicMeasurements(t *testing.T) {
 	assertNothingLeft(t, id2)
 	if c := readJournal(t, filepath.Join(out, "quic", id2, "results.jsonl")); len(c) != 1 || c[0].Result != "failed" || !strings.Contains(c[0].Reason, "cross traffic") {
 		t.Fatalf("without cross traffic: %+v\n%s", c, b)
+	}
+}
+
+// Every other image in at least one cross-stack pair: three clients (curl: h3 over OpenSSL QUIC;
+// aioquic and go-x-net: hq-interop) against three servers (nginx and haproxy offer both ALPNs,
+// aioquic's adapter too) must complete a handshake with the files and trace checks.
+func TestIntegrationQuicCrossStack(t *testing.T) {
+	code, _, cells := runMatrix(t, "it-cross", "--seed", "9",
+		"--clients", "curl,aioquic,go-x-net", "--servers", "nginx,haproxy,aioquic", "--tests", "handshake")
+	if len(cells) != 9 {
+		t.Fatalf("%d cells, want 9", len(cells))
+	}
+	for _, c := range cells {
+		if c.Result != "succeeded" {
+			t.Errorf("%s_%s %s: %s (%s)", c.Server, c.Client, c.Case, c.Result, c.Reason)
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d", code)
 	}
 }

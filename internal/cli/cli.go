@@ -45,8 +45,7 @@ func commands() []command {
 		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
 		{"h2", "HTTP/2 flow-control conformance", notYet("the h2 suite")},
 		{"grpcweb", "gRPC <-> gRPC-web conversion conformance", notYet("the grpcweb suite")},
-		{"fuzz", "fuzz campaigns on QPACK/HTTP-3 parsers (issue #5)", notYet("#5")},
-		{"coverage", "coverage gates with gcovr (issue #6)", notYet("#6")},
+		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},
 		{"report", "HTML dashboard from out/", notYet("the report")},
 	}
 }
