@@ -40,6 +40,10 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 		res.Result, res.Reason = Unsupported, "not in the image's declared test cases"
 		return res
 	}
+	if ok, why := commonALPN(client, server); !ok && c.Testcase != "http3" {
+		res.Result, res.Reason = Unsupported, why
+		return res
+	}
 	if !c.IsMeasurement() {
 		one := r.runOnce(ctx, server, client, c, dir)
 		res.Result, res.Reason, res.Rerun = one.Result, one.Reason, one.Rerun

@@ -16,6 +16,28 @@ type Impl struct {
 	Server    bool
 	Testcases map[string]bool // test case names it declares; nil (an image given by reference): try every case
 	URL       string
+	ALPN      []string // what it speaks in the ordinary cases (not http3); nil: hq-interop
+}
+
+// commonALPN reports whether two images share an application protocol for the ordinary cases
+// (http3 always runs h3), and if not, why in one line.
+func commonALPN(client, server Impl) (bool, string) {
+	cl, sv := orDefault(client.ALPN), orDefault(server.ALPN)
+	for _, a := range cl {
+		for _, b := range sv {
+			if a == b {
+				return true, ""
+			}
+		}
+	}
+	return false, fmt.Sprintf("no common ALPN: the client speaks %s, the server %s (manifests' alpn.quic)", strings.Join(cl, ","), strings.Join(sv, ","))
+}
+
+func orDefault(alpn []string) []string {
+	if len(alpn) == 0 {
+		return []string{"hq-interop"}
+	}
+	return alpn
 }
 
 // Supports reports whether the image declares the test case (by case name, e.g. "longrtt").
@@ -28,7 +50,7 @@ func ImplsFromManifests(ms []*manifest.Manifest) []Impl {
 		if len(m.Roles["quic"]) == 0 {
 			continue
 		}
-		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays("quic", "client"), Server: m.Plays("quic", "server"), URL: m.Implementation.Source}
+		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays("quic", "client"), Server: m.Plays("quic", "server"), URL: m.Implementation.Source, ALPN: m.ALPN["quic"]}
 		if tcs := m.Testcases["quic"]; len(tcs) > 0 {
 			impl.Testcases = map[string]bool{}
 			for _, tc := range tcs {

@@ -52,3 +52,18 @@ func TestSelect(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCommonALPN(t *testing.T) {
+	curl := Impl{Name: "curl", ALPN: []string{"h3"}}
+	nginx := Impl{Name: "nginx", ALPN: []string{"hq-interop", "h3"}}
+	quicgo := Impl{Name: "quic-go"} // default: hq-interop, as upstream
+	if ok, _ := commonALPN(curl, nginx); !ok {
+		t.Error("curl (h3) and nginx (hq-interop, h3) share h3")
+	}
+	if ok, _ := commonALPN(quicgo, nginx); !ok {
+		t.Error("quic-go and nginx share hq-interop")
+	}
+	if ok, why := commonALPN(curl, quicgo); ok || why != "no common ALPN: the client speaks h3, the server hq-interop (manifests' alpn.quic)" {
+		t.Errorf("curl -> quic-go: %v %q", ok, why)
+	}
+}

@@ -27,7 +27,11 @@ type Manifest struct {
 	Implementation Implementation      `yaml:"implementation"`
 	Roles          map[string][]string `yaml:"roles"`     // suite -> roles
 	Testcases      map[string][]string `yaml:"testcases"` // suite -> supported test cases
-	Build          Build               `yaml:"build"`
+	// ALPN: suite -> application protocols the image speaks in its ordinary test cases (quic:
+	// default [hq-interop], as upstream; an h3-only client such as curl says [h3]). A pair with
+	// none in common cannot run those cases.
+	ALPN  map[string][]string `yaml:"alpn"`
+	Build Build               `yaml:"build"`
 
 	Dir  string `yaml:"-"` // folder holding the manifest
 	File string `yaml:"-"` // path of the manifest file
@@ -140,6 +144,19 @@ func (m *Manifest) validate() error {
 		for i, tc := range m.Testcases[suite] {
 			if !nameRE.MatchString(tc) {
 				return bad(fmt.Sprintf("testcases.%s[%d]", suite, i), "%q is not a test case name", tc)
+			}
+		}
+	}
+	for _, suite := range sortedKeys(m.ALPN) {
+		if suite != "quic" {
+			return bad("alpn."+suite, "only the quic suite negotiates ALPN here")
+		}
+		if len(m.ALPN[suite]) == 0 {
+			return bad("alpn."+suite, "empty list")
+		}
+		for i, a := range m.ALPN[suite] {
+			if a != "hq-interop" && a != "h3" {
+				return bad(fmt.Sprintf("alpn.%s[%d]", suite, i), "%q: want hq-interop or h3", a)
 			}
 		}
 	}
