@@ -124,7 +124,8 @@ func (b *Builder) goBuild(ctx context.Context, m *manifest.Manifest, pkg string,
 }
 
 func (b *Builder) dockerBuild(ctx context.Context, m *manifest.Manifest, log io.Writer) error {
-	args := []string{"build", "-t", m.Ref(), "-f", m.DockerfilePath(),
+	// --force-rm: a failing RUN step otherwise leaves its stopped container behind.
+	args := []string{"build", "--force-rm", "-t", m.Ref(), "-f", m.DockerfilePath(),
 		"--label", "wirelab.image=" + m.Name, "--label", "wirelab.version=" + m.Implementation.Version}
 	if b.HostNetwork {
 		args = append(args, "--network", "host")
