@@ -32,7 +32,15 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 	if keys != "" {
 		_ = q.Tshark.InjectSecrets(ctx, pcap, keys, filepath.Join(cellDir, "sim", "trace_node_right.pcapng"))
 	}
-	trace, err := q.Tshark.Load(ctx, pcap, keys)
+	var names []string
+	for _, chk := range checks {
+		names = append(names, chk.Name)
+	}
+	filter := ""
+	if quictrace.LongHeadersSuffice(names) {
+		filter = quictrace.LongHeaderFilter
+	}
+	trace, err := q.Tshark.Load(ctx, pcap, keys, filter)
 	if err != nil {
 		return TraceVerdict{}, err
 	}
@@ -47,7 +55,7 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 		for _, n := range c.FileSizes {
 			total += n
 		}
-		if v.GoodputKbps, _, err = quictrace.Goodput(trace, total); err != nil {
+		if v.GoodputKbps, _, err = quictrace.GoodputFromPcap(pcap, total); err != nil {
 			v.Reason = err.Error()
 		}
 	}

@@ -40,18 +40,25 @@ var (
 // fixture runs the one tshark pass over testdata/<name>.pcap (+ .keys), cached per test binary.
 func fixture(t *testing.T, r *Runner, name string) *Trace {
 	t.Helper()
+	return fixtureWith(t, r, name, "")
+}
+
+// fixtureWith is fixture with a display filter (LongHeaderFilter or "").
+func fixtureWith(t *testing.T, r *Runner, name, filter string) *Trace {
+	t.Helper()
 	loadMu.Lock()
 	defer loadMu.Unlock()
-	if tr, ok := loaded[name]; ok {
+	key := name + "|" + filter
+	if tr, ok := loaded[key]; ok {
 		return tr
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	tr, err := r.Load(ctx, filepath.Join(testdata, name+".pcap"), filepath.Join(testdata, name+".keys"))
+	tr, err := r.Load(ctx, filepath.Join(testdata, name+".pcap"), filepath.Join(testdata, name+".keys"), filter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded[name] = tr
+	loaded[key] = tr
 	return tr
 }
 
@@ -184,7 +191,7 @@ func TestInjectSecrets(t *testing.T) {
 	if err := r.InjectSecrets(ctx, filepath.Join(testdata, "handshake.pcap"), filepath.Join(testdata, "handshake.keys"), out); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := r.Load(ctx, out, "") // no keylog: the secrets are in the file
+	tr, err := r.Load(ctx, out, "", "") // no keylog: the secrets are in the file
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +375,7 @@ func TestDockerArgs(t *testing.T) {
 	p, k := filepath.Join(dir, "a.pcap"), filepath.Join(dir, "keys.log")
 	os.WriteFile(p, nil, 0o644)
 	os.WriteFile(k, nil, 0o644)
-	args, err := (&Runner{}).DockerArgs(p, k)
+	args, err := (&Runner{}).DockerArgs(p, k, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,34 +388,5 @@ func TestDockerArgs(t *testing.T) {
 		if args[i] != want[i] {
 			t.Fatalf("args %q, want %q", args, want)
 		}
-	}
-}
-
-func TestGoodputSynthetic(t *testing.T) {
-	t0 := time.Unix(1000, 0)
-	pkt := func(dir Direction, typ PacketType, at time.Duration) Datagram {
-		return Datagram{Dir: dir, Packets: []Packet{{Dir: dir, Type: typ, Time: t0.Add(at)}}}
-	}
-	tr := &Trace{Datagrams: []Datagram{
-		pkt(ServerToClient, TypeHandshake, 0), // not counted: before the 1-RTT data
-		pkt(ServerToClient, Type1RTT, 100*time.Millisecond),
-		pkt(ClientToServer, Type1RTT, 5*time.Second), // the client's last ACK does not count
-		pkt(ServerToClient, Type1RTT, 2100*time.Millisecond),
-	}}
-	kbps, span, err := Goodput(tr, 1_000_000)
-	if err != nil || span != 2*time.Second || kbps != 4000 {
-		t.Fatalf("got %.1f kbps over %v (%v), want 4000 over 2s", kbps, span, err)
-	}
-	// A trace where the server never reached 1-RTT gives no number (the measurement fails).
-	if _, _, err := Goodput(&Trace{Datagrams: tr.Datagrams[:1]}, 1_000_000); err == nil {
-		t.Fatal("no 1-RTT packets: want an error")
-	}
-}
-
-func TestGoodputOnTransferFixture(t *testing.T) {
-	tr := fixture(t, needTshark(t), "transfer")
-	kbps, span, err := Goodput(tr, 1<<20)
-	if err != nil || kbps <= 0 || span <= 0 {
-		t.Fatalf("transfer fixture: %.1f kbps over %v: %v", kbps, span, err)
 	}
 }

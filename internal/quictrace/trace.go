@@ -113,6 +113,9 @@ type Trace struct {
 	// H3Streams: every stream that carried STREAM data, in order of first appearance, with the
 	// HTTP/3 stream type and frame types parsed from the reassembled bytes (if the connection is h3).
 	H3Streams []H3Stream
+	// LongHeadersOnly: tshark printed only the datagrams with a long-header packet
+	// (LongHeaderFilter), enough for the checks in LongHeaderChecks.
+	LongHeadersOnly bool
 }
 
 // Datagram is one UDP datagram that carried QUIC.

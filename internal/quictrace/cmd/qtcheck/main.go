@@ -30,7 +30,7 @@ func main() {
 		keys = flag.Arg(1)
 	}
 	start := time.Now()
-	t, err := (&quictrace.Runner{}).Load(context.Background(), flag.Arg(0), keys)
+	t, err := (&quictrace.Runner{}).Load(context.Background(), flag.Arg(0), keys, "")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
