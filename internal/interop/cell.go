@@ -171,7 +171,7 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		res.Result, res.Reason = Unsupported, "an endpoint answered 127 (test case not supported)"
 		return res
 	case code != 0:
-		res.Reason = fmt.Sprintf("client exited %d (server: %s): %s", code, serverState, r.lastLogLine(cell.Container("client")))
+		res.Reason = fmt.Sprintf("client exited %d (server: %s, %s): %s", code, serverState, downloadCount(dir, names), r.lastLogLine(cell.Container("client")))
 		return res
 	}
 	v := r.verify(ctx, dir, c, names)
@@ -311,12 +311,24 @@ func (r *Runner) verify(ctx context.Context, dir string, c *Case, names []string
 	return v
 }
 
-// lastLogLine is the client's last words (its stderr and stdout), to say in one line why it failed.
+// lastLogLine is a container's last words (its stderr and stdout), to say in one line why it failed.
 func (r *Runner) lastLogLine(container string) string {
-	cmd := r.Run.Docker.Cmd(context.Background(), "logs", "--tail", "5", container)
+	cmd := r.Run.Docker.Cmd(context.Background(), "logs", "--tail", "20", container)
 	out, _ := cmd.CombinedOutput()
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
+	return lastWords(string(out))
+}
+
+// lastWords is the last line of a log that is not a shell trace ("+ cmd", from set -x in an
+// endpoint script): a quiet client (ngtcp2's -q) that fails says nothing after its command line.
+func lastWords(log string) string {
+	lines := strings.Split(strings.TrimSpace(log), "\n")
+	last := ""
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, "+ ") {
+			last = l
+			break
+		}
+	}
 	if len(last) > 200 {
 		last = last[:200] + "..."
 	}

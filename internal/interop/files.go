@@ -101,3 +101,15 @@ func CompareDownloads(www, downloads string, names []string) error {
 	}
 	return nil
 }
+
+// downloadCount says how far a failed client got: "k of n files downloaded" (present in
+// <cell>/downloads, whatever their content).
+func downloadCount(cellDir string, names []string) string {
+	k := 0
+	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(cellDir, "downloads", n)); err == nil {
+			k++
+		}
+	}
+	return fmt.Sprintf("%d of %d files downloaded", k, len(names))
+}

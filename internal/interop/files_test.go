@@ -34,3 +34,27 @@ func TestFilesAreDeterministicAndCompared(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestDownloadCount(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "downloads"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "downloads", "a"), []byte("x"), 0o644)
+	if got := downloadCount(dir, []string{"a", "b", "c"}); got != "1 of 3 files downloaded" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestLastWordsSkipsShellTrace(t *testing.T) {
+	for log, want := range map[string]string{
+		"starting\nError: handshake timeout\n":                     "Error: handshake timeout",
+		"Error: boom\n+ h09gtlsclient -q server4 443 https://x/\n": "Error: boom",
+		"+ h09gtlsclient -q server4 443\n":                         "no output",
+		"":                                                         "no output",
+	} {
+		if got := lastWords(log); got != want {
+			t.Errorf("lastWords(%q) = %q, want %q", log, got, want)
+		}
+	}
+}
