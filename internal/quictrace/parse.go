@@ -198,21 +198,27 @@ func parsePacket(q map[string]any) (Packet, bool) {
 }
 
 func longType(hdr map[string]any, version uint32) PacketType {
-	if version == 0 {
-		return TypeVersionNegotiation
-	}
+	field := "quic.long.packet_type"
 	if version == Version2 {
-		t, ok := parseUint(str(hdr, "quic.long.packet_type_v2"))
-		if !ok {
-			return TypeUnknown
-		}
-		return [...]PacketType{TypeRetry, TypeInitial, Type0RTT, TypeHandshake}[t&3]
+		field = "quic.long.packet_type_v2"
 	}
-	t, ok := parseUint(str(hdr, "quic.long.packet_type"))
-	if !ok {
+	t, ok := parseUint(str(hdr, field))
+	if !ok && version != 0 {
 		return TypeUnknown
 	}
-	return [...]PacketType{TypeInitial, Type0RTT, TypeHandshake, TypeRetry}[t&3]
+	return longPacketType(t, version)
+}
+
+// longPacketType maps a long header's two type bits to the packet type: v2 permutes them
+// (RFC 9369 §3.2); version 0 is Version Negotiation.
+func longPacketType(typeBits uint64, version uint32) PacketType {
+	switch version {
+	case 0:
+		return TypeVersionNegotiation
+	case Version2:
+		return [...]PacketType{TypeRetry, TypeInitial, Type0RTT, TypeHandshake}[typeBits&3]
+	}
+	return [...]PacketType{TypeInitial, Type0RTT, TypeHandshake, TypeRetry}[typeBits&3]
 }
 
 func parseFrame(f map[string]any) Frame {

@@ -9,9 +9,11 @@ import (
 	"time"
 )
 
-// GoodputFromPcap is Goodput read straight from a classic pcap file, without tshark: the server's
-// short-header (1-RTT) packets are recognised by header form 0 (the fixed bit may be greased)
-// in UDP datagrams from ServerPort or PreferredAddressPort. A measurement cell's tshark pass then
+// GoodputFromPcap is the measurement of upstream's goodput and crosstraffic cases: the payload
+// bytes the client asked for over the time from the server's first to its last 1-RTT packet (so
+// handshake and teardown do not count). It reads a classic pcap file without tshark: the server's
+// short-header packets are recognised by header form 0 (the fixed bit may be greased) in UDP
+// datagrams from ServerPort or PreferredAddressPort. A measurement cell's tshark pass then
 // prints only the handshake datagrams (LongHeaderFilter): printing every 1-RTT datagram of a
 // 25 MiB transfer was 20 of its 23 s. Link types: Ethernet, Linux cooked (SLL) and raw IP.
 func GoodputFromPcap(path string, payloadBytes int64) (kbps float64, span time.Duration, err error) {
@@ -141,8 +143,12 @@ func hasShortHeader(q []byte) bool {
 		if q[0]&0x80 == 0 {
 			return true // the fixed bit may be greased (RFC 9287; ngtcp2 does)
 		}
-		if len(q) < 7 || binary.BigEndian.Uint32(q[1:]) == 0 || longPacketIsRetry(q[0], binary.BigEndian.Uint32(q[1:])) {
-			return false // Version Negotiation or Retry (no Length, never coalesced), or truncated
+		if len(q) < 7 {
+			return false
+		}
+		typ := longPacketType(uint64(q[0]>>4), binary.BigEndian.Uint32(q[1:]))
+		if typ == TypeVersionNegotiation || typ == TypeRetry {
+			return false // no Length field, never coalesced
 		}
 		i := 5
 		for k := 0; k < 2; k++ { // DCID, then SCID
@@ -154,7 +160,7 @@ func hasShortHeader(q []byte) bool {
 		if i >= len(q) {
 			return false
 		}
-		if longPacketHasToken(q[0], binary.BigEndian.Uint32(q[1:])) {
+		if typ == TypeInitial { // Token Length and Token
 			tl, n := varint(q[i:])
 			if n == 0 {
 				return false
@@ -165,7 +171,7 @@ func hasShortHeader(q []byte) bool {
 			return false
 		}
 		l, n := varint(q[i:])
-		if n == 0 || l > uint64(len(q)) { // a Retry, or garbage
+		if n == 0 || l > uint64(len(q)) { // garbage
 			return false
 		}
 		i += n + int(l)
@@ -175,22 +181,4 @@ func hasShortHeader(q []byte) bool {
 		q = q[i:]
 	}
 	return false
-}
-
-// longPacketIsRetry: type 3 in v1, 0 in v2.
-func longPacketIsRetry(first byte, version uint32) bool {
-	typ := (first >> 4) & 0x03
-	if version == Version2 {
-		return typ == 0
-	}
-	return typ == 3
-}
-
-// longPacketHasToken: an Initial (type 0 in v1, 1 in v2, RFC 9369 §3.2) has a Token field.
-func longPacketHasToken(first byte, version uint32) bool {
-	typ := (first >> 4) & 0x03
-	if version == Version2 {
-		return typ == 1
-	}
-	return typ == 0
 }
