@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/netem"
 	"github.com/wirelab/wirelab/internal/profile"
 )
@@ -47,7 +48,7 @@ func run() error {
 	ref := flag.String("profile", env("SIM_PROFILE", "simple-p2p"), "profile reference (name[:path=value...])")
 	seedFlag := flag.String("seed", env("SIM_SEED", ""), "seed for every random decision (default: random, printed)")
 	logs := flag.String("logs", env("SIM_LOGS", "/logs"), "where pcaps and stats.json go")
-	capture := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides of the engine")
+	captureOn := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides of the engine")
 	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
 	flag.Parse()
 	// The release writer pins one P (see writeLoop) and the two readers block in read(2); spare Ps
@@ -101,8 +102,8 @@ func run() error {
 		}
 	}
 	fwd := newForwarder(emu, lab)
-	if *capture {
-		for i, name := range []string{"trace_node_left.pcap", "trace_node_right.pcap"} { // client, server side
+	if *captureOn {
+		for i, name := range traceNames { // client, server side
 			if fwd.traces[i], err = newPcapWriter(filepath.Join(*logs, name)); err != nil {
 				return err
 			}
@@ -133,8 +134,10 @@ func run() error {
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	<-sigs
 	close(stop)
-	for _, t := range fwd.traces {
-		t.close()
+	if *captureOn {
+		if err := sealTraces(*logs, fwd.traces); err != nil {
+			return err
+		}
 	}
 	if err := writeStats(statsPath, fwd); err != nil {
 		return err
@@ -143,6 +146,23 @@ func run() error {
 	fmt.Printf("sim: stopped after %s: to-server %d in / %d out, to-client %d in / %d out\n",
 		elapsed.Round(time.Millisecond), st.ToServer.PacketsIn, st.ToServer.PacketsOut, st.ToClient.PacketsIn, st.ToClient.PacketsOut)
 	return nil
+}
+
+// traceNames are the pcaps per side (sideClient, sideServer), named as upstream names them.
+var traceNames = [2]string{"trace_node_left.pcap", "trace_node_right.pcap"}
+
+// sealTraces closes both pcaps and then writes capture.json: its existence says the traces are
+// complete, and its counts let a later reader prove they still are.
+func sealTraces(dir string, traces [2]*pcapWriter) error {
+	files := map[string]capture.FileSeal{}
+	for i, t := range traces {
+		st, err := t.close()
+		if err != nil {
+			return fmt.Errorf("closing %s: %w", traceNames[i], err)
+		}
+		files[traceNames[i]] = st
+	}
+	return capture.Write(dir, files)
 }
 
 // sidesFromEnv reads the two networks' subnets (SIM_CLIENT_NET4/6, SIM_SERVER_NET4/6).

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/capture"
 )
 
 // pcapWriter records one side of the engine, as upstream's trace_node_left/right do: the packets
@@ -14,7 +16,8 @@ import (
 // kernel (a GSO batch an endpoint sends shows as the packets on the wire, which tshark can
 // decrypt), so the link type is LINKTYPE_RAW. The engine's threads only timestamp a packet and
 // queue it; a goroutine of its own writes the file (a disk write on a release thread showed up
-// as milliseconds of added delay). Flushed every second and at exit.
+// as milliseconds of added delay). Flushed every second; at exit it is closed and sealed (capture.json), and only a sealed trace
+// is evidence (internal/capture).
 type pcapWriter struct {
 	mu   sync.Mutex // guards w
 	f    *os.File
@@ -24,6 +27,8 @@ type pcapWriter struct {
 
 	closing sync.RWMutex // write holds it shared, close exclusively: no send after close
 	closed  bool
+
+	sealed capture.FileSeal // what the file holds once closed (under mu): capture.json's entry
 }
 
 type pcapRecord struct {
@@ -49,7 +54,7 @@ func newPcapWriter(path string) (*pcapWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	p := &pcapWriter{f: f, w: w, ch: make(chan pcapRecord, 1<<16), done: make(chan struct{})}
+	p := &pcapWriter{f: f, w: w, ch: make(chan pcapRecord, 1<<16), done: make(chan struct{}), sealed: capture.FileSeal{Bytes: 24}}
 	go p.loop()
 	return p, nil
 }
@@ -93,6 +98,8 @@ func (p *pcapWriter) append(t time.Time, pkt []byte) {
 	p.mu.Lock()
 	_, _ = p.w.Write(rec[:])
 	_, _ = p.w.Write(kept)
+	p.sealed.Records++
+	p.sealed.Bytes += int64(16 + len(kept))
 	p.mu.Unlock()
 }
 
@@ -116,16 +123,19 @@ func (p *pcapWriter) flush() {
 	p.mu.Unlock()
 }
 
-// close writes what is queued and closes the file. Writers must have stopped.
-func (p *pcapWriter) close() {
-	if p == nil {
-		return
-	}
+// close writes what is queued, closes the file and returns what it holds (for the seal).
+// Writers must have stopped.
+func (p *pcapWriter) close() (capture.FileSeal, error) {
 	p.closing.Lock()
 	p.closed = true
 	close(p.ch)
 	p.closing.Unlock()
 	<-p.done
-	p.flush()
-	_ = p.f.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.w.Flush(); err != nil {
+		p.f.Close()
+		return p.sealed, err
+	}
+	return p.sealed, p.f.Close()
 }

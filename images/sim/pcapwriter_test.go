@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/capture"
 )
 
 // TCP packets keep only their headers in the traces; UDP (QUIC) packets stay whole.
@@ -21,7 +23,9 @@ func TestPcapKeepsTCPHeadersOnly(t *testing.T) {
 	udp[0], udp[9] = 0x45, 17
 	p.write(time.Now(), tcp)
 	p.write(time.Now(), udp)
-	p.close()
+	if _, err := p.close(); err != nil {
+		t.Fatal(err)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -34,5 +38,37 @@ func TestPcapKeepsTCPHeadersOnly(t *testing.T) {
 	rec = rec[16+incl:]
 	if incl, orig := binary.LittleEndian.Uint32(rec[8:]), binary.LittleEndian.Uint32(rec[12:]); incl != 1500 || orig != 1500 {
 		t.Fatalf("udp record: incl %d orig %d", incl, orig)
+	}
+}
+
+// Every packet handed to the writer before close is in the file and in its seal: the trace a
+// check reads after the sim stops ends with the last packet the sim forwarded.
+func TestSealCountsEveryPacketUpToClose(t *testing.T) {
+	dir := t.TempDir()
+	var traces [2]*pcapWriter
+	for i, n := range traceNames {
+		var err error
+		if traces[i], err = newPcapWriter(filepath.Join(dir, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	udp := make([]byte, 1200)
+	udp[0], udp[9] = 0x45, 17
+	for i := 0; i < 5000; i++ { // more than bufio's 1 MiB buffer holds: some is flushed, some queued
+		traces[sideServer].write(time.Now(), udp)
+	}
+	traces[sideClient].write(time.Now(), udp)
+	if err := capture.Verify(dir); err == nil {
+		t.Fatal("traces verified before the sim sealed them")
+	}
+	if err := sealTraces(dir, traces); err != nil {
+		t.Fatal(err)
+	}
+	if err := capture.Verify(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := capture.Count(filepath.Join(dir, traceNames[sideServer]))
+	if err != nil || got.Records != 5000 {
+		t.Fatalf("server-side trace: %+v %v, want 5000 records", got, err)
 	}
 }

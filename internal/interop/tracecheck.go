@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/quictrace"
 )
 
@@ -21,6 +22,10 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 	pcap := filepath.Join(cellDir, "sim", "trace_node_right.pcap")
 	if _, err := os.Stat(pcap); err != nil {
 		return TraceVerdict{}, fmt.Errorf("no server-side trace: %v", err)
+	}
+	// Only a trace the sim closed and sealed is evidence (the runner fences the cell first).
+	if err := capture.Verify(filepath.Join(cellDir, "sim"), "trace_node_right.pcap"); err != nil {
+		return TraceVerdict{}, fmt.Errorf("incomplete trace: %v", err)
 	}
 	keys, err := mergeKeylogs(cellDir)
 	if err != nil {

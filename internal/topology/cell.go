@@ -116,6 +116,26 @@ func (c *Cell) Exec(ctx context.Context, service string, args ...string) ([]byte
 	return out, nil
 }
 
+// Fence stops whatever writes the cell's evidence before a check reads it: the endpoints first
+// (nothing sends any more), then the sim, which closes its traces and seals them
+// (internal/capture). The sim flushes its pcaps only once a second while it runs, so a check that
+// read them earlier would judge a fast cell without its last packets. It returns an error
+// naming the sim's exit when the sim did not stop cleanly (its traces are then unsealed).
+func (c *Cell) Fence(ctx context.Context) error {
+	_ = c.Cmd(ctx, "stop", "-t", "1", "client", "server").Run()
+	if out, err := c.Cmd(ctx, "stop", "-t", "5", "sim").CombinedOutput(); err != nil {
+		return fmt.Errorf("cell %s: stopping the sim: %s", c.Name, lastLine(out, err))
+	}
+	state, err := c.run.Docker.Run(ctx, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}} {{.State.OOMKilled}}", c.Container("sim"))
+	if err != nil {
+		return fmt.Errorf("cell %s: the sim: %v", c.Name, err)
+	}
+	if state != "exited 0 false" {
+		return fmt.Errorf("the sim did not stop cleanly (%s): its traces are not sealed", state)
+	}
+	return nil
+}
+
 // Stop stops the sim gracefully (it writes its final stats.json and closes the pcaps), then
 // removes the cell's containers and networks.
 func (c *Cell) Stop(ctx context.Context) error {

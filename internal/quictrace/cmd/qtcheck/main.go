@@ -11,9 +11,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/quictrace"
 )
 
@@ -28,6 +30,16 @@ func main() {
 	keys := ""
 	if flag.NArg() == 2 {
 		keys = flag.Arg(1)
+	}
+	// A cell's stored trace must still be the one its sim sealed; another pcap has no seal.
+	dir, name := filepath.Split(flag.Arg(0))
+	if _, err := os.Stat(filepath.Join(dir, capture.SealFile)); err == nil {
+		if err := capture.Verify(dir, name); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	} else {
+		fmt.Fprintf(os.Stderr, "# no %s beside %s: not a sealed wirelab trace, it may be incomplete\n", capture.SealFile, flag.Arg(0))
 	}
 	start := time.Now()
 	t, err := (&quictrace.Runner{}).Load(context.Background(), flag.Arg(0), keys, "")

@@ -1,0 +1,116 @@
+package topology
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/capture"
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/run"
+)
+
+// The last packets of a cell decide its verdict: a probe client sends 300 datagrams, the probe
+// server echoes each, and the client exits at once. While the sim runs, its trace is not
+// evidence (unsealed; its last second may still be in the sim's buffer); after Fence the
+// server-side trace holds every one of the 600 datagrams, the last echo included, and the seal
+// vouches for it. A sim killed instead of stopped leaves an unsealed trace and Fence names it.
+func TestIntegrationFenceSealsTheLastPackets(t *testing.T) {
+	if os.Getenv("WIRELAB_INTEGRATION") == "" {
+		t.Skip("set WIRELAB_INTEGRATION=1 (needs the docker engine and the sim and probe images)")
+	}
+	ctx := context.Background()
+	d := docker.New()
+	compose, err := d.Compose(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	r, ctx, err := run.Start(ctx, run.Options{Out: t.TempDir(), ID: run.NewID(time.Now()), Suite: "test"}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Finish()
+	var alloc Allocator
+	up := func(name string) *Cell {
+		subnets, release, err := alloc.Allocate(ctx, d, r.ID+"/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(release)
+		cell := NewCell(r, compose, root, name, subnets, map[string]string{
+			"CLIENT_IMAGE": "wirelab/probe:latest", "SERVER_IMAGE": "wirelab/probe:latest", "SIM_PROFILE": "ideal",
+		}).MoveWith(&alloc, d, r.ID+"/"+name)
+		if err := cell.Up(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cell.Stop(context.Background()) })
+		return cell
+	}
+	probe := func(cell *Cell) {
+		out, err := cell.Exec(ctx, "client", "probe", "rtt", "-server", "server4:5201", "-count", "300", "-interval", "1ms", "-grace", "200ms")
+		if err != nil || !strings.Contains(string(out), `"received":300`) {
+			t.Fatalf("probe: %v %s", err, out)
+		}
+	}
+
+	cell := up("fenced")
+	probe(cell)
+	simDir := filepath.Join(cell.Dir, "sim")
+	if err := capture.Verify(simDir); !errors.Is(err, capture.ErrUnsealed) {
+		t.Fatalf("before the fence the trace must not count as evidence, got %v", err)
+	}
+	if err := cell.Fence(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := capture.Verify(simDir, "trace_node_right.pcap"); err != nil {
+		t.Fatal(err)
+	}
+	// 300 probes in, 300 echoes out, on the server side of the engine (besides ND and the like).
+	if n := probeDatagrams(t, filepath.Join(simDir, "trace_node_right.pcap")); n != 600 {
+		t.Fatalf("server-side trace after the fence: %d probe datagrams, want 600", n)
+	}
+
+	killed := up("killed")
+	probe(killed)
+	if _, err := d.Run(ctx, "kill", killed.Container("sim")); err != nil {
+		t.Fatal(err)
+	}
+	err = killed.Fence(ctx)
+	if err == nil || !strings.Contains(err.Error(), "sim did not stop cleanly") {
+		t.Fatalf("a killed sim: Fence said %v", err)
+	}
+	if err := capture.Verify(filepath.Join(killed.Dir, "sim")); !errors.Is(err, capture.ErrUnsealed) {
+		t.Fatalf("a killed sim's trace verified: %v", err)
+	}
+}
+
+// probeDatagrams counts the IPv4 UDP datagrams to or from the probe port 5201 in a raw-IP pcap
+// the sim wrote (little-endian, nanosecond timestamps).
+func probeDatagrams(t *testing.T, path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for off := 24; off+16 <= len(data); {
+		incl := int(binary.LittleEndian.Uint32(data[off+8:]))
+		pkt := data[off+16 : off+16+incl]
+		off += 16 + incl
+		if len(pkt) < 28 || pkt[0]>>4 != 4 || pkt[9] != 17 {
+			continue
+		}
+		udp := pkt[int(pkt[0]&0xf)*4:]
+		if binary.BigEndian.Uint16(udp[0:]) == 5201 || binary.BigEndian.Uint16(udp[2:]) == 5201 {
+			n++
+		}
+	}
+	return n
+}
