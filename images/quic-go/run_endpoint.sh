@@ -26,8 +26,9 @@ case "$role" in
     case "$testcase" in
       handshake|transfer|retry|keyupdate|chacha20|multiconnect|resumption|zerortt|http3)
         program_testcase=$testcase ;;
-      # Not versionnegotiation: in v0.59.1 the client's check expects the error text "No compatible
-      # QUIC version found" but quic-go says "no compatible QUIC version found", so it always fails.
+      # Not versionnegotiation: the client's check (interop/client, unchanged from v0.59.1 to v0.65.0)
+      # expects the error text "No compatible QUIC version found" but quic-go says "no compatible
+      # QUIC version found", so it always fails.
       # quic-go uses ECN (ECT(0) marks, ACK_ECN counts) by default on Linux: a plain transfer.
       ecn) program_testcase=transfer ;;
       *) echo "quic-go client: test case '$testcase' not supported"; exit 127 ;;

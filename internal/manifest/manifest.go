@@ -42,6 +42,11 @@ type Implementation struct {
 	Name    string `yaml:"name"`
 	Version string `yaml:"version"`
 	Source  string `yaml:"source"` // where it comes from: Debian package, Go module, wirelab
+	// What a registry knows the implementation as (`wirelab versions` asks it for the newest):
+	// the Debian packages carrying it (binary or source package names), or the Go module it is
+	// built from. Neither for what this repository makes itself. See packages.go.
+	Packages []string `yaml:"packages"`
+	Module   string   `yaml:"module"`
 }
 
 // Build says how the image is made. Dependencies on other wirelab images are read from the
@@ -159,6 +164,9 @@ func (m *Manifest) validate() error {
 				return bad(fmt.Sprintf("alpn.%s[%d]", suite, i), "%q: want hq-interop or h3", a)
 			}
 		}
+	}
+	if err := m.validatePackages(); err != nil {
+		return err
 	}
 	for field, p := range map[string]string{"build.dockerfile": m.Build.Dockerfile, "build.context": m.Build.Context, "build.prepare": m.Build.Prepare} {
 		if p != "" && (filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..")) {

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/manifest"
+)
+
+// goList runs `go list -m -json QUERY` in the module at root and returns the version it
+// resolves. Query MOD is what go.mod selects (no network); MOD@upgrade asks the module proxy
+// (GOPROXY) for the newest release above that, or answers the selected version when there is none.
+func goList(ctx context.Context, goBin, root, query string) (string, error) {
+	cmd := exec.CommandContext(ctx, goBin, "list", "-m", "-json", query)
+	cmd.Dir = root
+	// -mod=mod: a query may need go.sum lines the build does not; nothing is written back.
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go list -m %s: %s", query, lastLines(errb.Bytes(), 1))
+	}
+	var m struct{ Version string }
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Version == "" {
+		return "", fmt.Errorf("go list -m %s: no version in its answer", query)
+	}
+	return m.Version, nil
+}
+
+// checkGoPins makes each Go row's pinned version (the manifest's) agree with what go.mod selects,
+// which is what the image is really built from; a mismatch is a manifest error (exit 2).
+func checkGoPins(ctx context.Context, goBin, root string, rows []versionRow) error {
+	if _, err := exec.LookPath(goBin); err != nil {
+		return &docker.EnvError{Msg: fmt.Sprintf("go command %q not found (install Go, see make deps)", goBin)}
+	}
+	for _, r := range rows {
+		if r.Registry != registryGo {
+			continue
+		}
+		selected, err := goList(ctx, goBin, root, r.Package)
+		if err != nil {
+			return &manifest.Error{File: r.manifest, Field: "implementation.module",
+				Msg: fmt.Sprintf("%s is not required by go.mod (%v)", r.Package, err)}
+		}
+		if strings.TrimPrefix(selected, "v") != strings.TrimPrefix(r.Pinned, "v") {
+			return &manifest.Error{File: r.manifest, Field: "implementation.version",
+				Msg: fmt.Sprintf("%q, but go.mod selects %s %s", r.Pinned, r.Package, selected)}
+		}
+	}
+	return nil
+}
+
+// fillGo asks the module proxy for each Go row's newest release. A proxy that cannot be asked
+// leaves the row unknown and is returned as an environment error.
+func fillGo(ctx context.Context, goBin, root string, rows []versionRow) error {
+	var firstErr error
+	for i := range rows {
+		r := &rows[i]
+		if r.Registry != registryGo {
+			continue
+		}
+		newest, err := goList(ctx, goBin, root, r.Package+"@upgrade")
+		if err != nil {
+			r.Status, r.Note = statusUnknown, oneLine(err)
+			if firstErr == nil {
+				firstErr = &docker.EnvError{Msg: "asking the Go module proxy: " + oneLine(err)}
+			}
+			continue
+		}
+		r.Newest, r.Where = strings.TrimPrefix(newest, "v"), "module proxy"
+		r.Status = statusUpToDate
+		if r.Newest != strings.TrimPrefix(r.Pinned, "v") {
+			r.Status = statusOutdated // @upgrade only ever answers a higher version than the selected one
+		}
+	}
+	return firstErr
+}
