@@ -1,9 +1,13 @@
 // Package netem is the pure decision engine of the network-emulation sidecar.
 //
-// The kernel in the lab has no sch_netem, so impairment runs in userspace: an
-// I/O layer (NFQUEUE) hands every packet to an Emulator and gets back a
-// Decision: drop it (and why), or release it at a virtual time, possibly
-// corrupted, duplicated, CE-marked or NAT-rewritten. The engine itself starts
+// The kernel in the lab has no sch_netem, so impairment runs in userspace. The
+// I/O layer is the sim sidecar (images/sim): policy routing steers every packet
+// arriving from one side into that side's TUN device, the sim reads it there as
+// a bare, wire-sized IP packet with final checksums (the device has no
+// offloads), hands it to an Emulator and gets back a Decision: drop it (and
+// why), or release it at a virtual time, possibly corrupted, duplicated,
+// CE-marked or NAT-rewritten. Released packets are written back to the TUN
+// device and the kernel routes them on to the other side. The engine itself starts
 // no goroutines, reads no clock and does no I/O; time is the caller's
 // time.Duration since the start of the run. Every random choice comes from a
 // seed, so the same seed and packet sequence give the same decisions.

@@ -11,9 +11,12 @@ func TestDirectionByServerAddress(t *testing.T) {
 		{Src: "[fd00:5717::100]:5000", Dst: "[fd00:5717:0:1::100]:443", Dir: ClientToServer},
 		{Src: "[fd00:5717:0:1::100]:4443", Dst: "[fd00:5717::100]:5000"},
 		{Src: "10.0.0.1:1", Dst: "10.0.0.2:2"},
+		// client and server on one IP (loopback): the preferred-address port decides
+		{Src: "198.18.1.100:4443", Dst: "198.18.1.100:5000"},
+		{Src: "198.18.1.100:5000", Dst: "198.18.1.100:4443"},
 	}}
 	directByServerAddress(tr)
-	want := []Direction{ClientToServer, ClientToServer, ClientToServer, ServerToClient, DirUnknown}
+	want := []Direction{ClientToServer, ClientToServer, ClientToServer, ServerToClient, DirUnknown, ServerToClient, ClientToServer}
 	for i, d := range tr.Datagrams {
 		if d.Dir != want[i] {
 			t.Errorf("datagram %d: %v, want %v", i, d.Dir, want[i])

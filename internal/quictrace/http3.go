@@ -2,9 +2,12 @@ package quictrace
 
 import "fmt"
 
-// CheckHTTP3 (beyond upstream): both sides open a control stream whose first frame is SETTINGS,
-// QPACK encoder and decoder streams appear, and every request stream with HTTP/3 frames (client
-// request and server response) starts with HEADERS, with no DATA before it.
+// CheckHTTP3 (beyond upstream, which does not dissect HTTP/3): RFC 9114 §6.2.1, both sides open a
+// control stream whose first frame is SETTINGS; RFC 9114 §4.1, every request stream with HTTP/3
+// frames (client request and server response) starts with HEADERS, with no DATA before it, and
+// every request is answered on its stream with a response that starts with HEADERS.
+// QPACK encoder/decoder streams are NOT required (RFC 9204 §4.2: an endpoint that uses no dynamic
+// table need not open them); when opened, at most one of each per endpoint.
 func CheckHTTP3(t *Trace) Result {
 	const name = "http3"
 	ctrl := map[Direction]bool{}
@@ -50,6 +53,9 @@ func CheckHTTP3(t *Trace) Result {
 			responses++
 		}
 	}
+	if r, ok := everyRequestAnswered(name, t); !ok {
+		return r
+	}
 	switch {
 	case !ctrl[ClientToServer] || !ctrl[ServerToClient]:
 		return fail(name, "control streams with SETTINGS: client %v, server %v; want both", ctrl[ClientToServer], ctrl[ServerToClient])
@@ -78,4 +84,26 @@ func hexes(v []uint64) string {
 		s += fmt.Sprintf("0x%x", x)
 	}
 	return s + "]"
+}
+
+// everyRequestAnswered: RFC 9114 §4.1, each client request stream (HEADERS first) gets a server
+// response on the same stream that starts with HEADERS. Counting requests and responses
+// separately would let one answered request hide unanswered ones.
+func everyRequestAnswered(name string, t *Trace) (Result, bool) {
+	type key struct {
+		conn int
+		id   int64
+	}
+	answered := map[key]bool{}
+	for _, s := range t.H3Streams {
+		if !s.Uni && s.ClientStarted && s.Dir == ServerToClient && len(s.FrameTypes) > 0 && s.FrameTypes[0] == H3FrameHeaders {
+			answered[key{s.Conn, s.ID}] = true
+		}
+	}
+	for _, s := range t.H3Streams {
+		if !s.Uni && s.ClientStarted && s.Dir == ClientToServer && len(s.FrameTypes) > 0 && s.FrameTypes[0] == H3FrameHeaders && !answered[key{s.Conn, s.ID}] {
+			return fail(name, "request on stream %d (connection %d) has no response starting with HEADERS", s.ID, s.Conn), false
+		}
+	}
+	return Result{}, true
 }

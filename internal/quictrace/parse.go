@@ -140,6 +140,12 @@ func parsePacket(q map[string]any) (Packet, bool) {
 	if form == "" {
 		return p, false // e.g. coalesced padding only
 	}
+	p.PN = -1
+	if pn, ok := parseUint(str(hdr, "quic.packet_number")); ok {
+		p.PN = int64(pn)
+	} else if pn, ok := parseUint(str(q, "quic.packet_number")); ok {
+		p.PN = int64(pn)
+	}
 	pl, _ := parseUint(str(q, "quic.packet_length"))
 	p.Length = int(pl)
 	p.DCID = cid(str(hdr, "quic.dcid"))
@@ -240,6 +246,8 @@ func parseFrame(f map[string]any) Frame {
 		fr.ECT0, _ = parseUint(str(f, "quic.ack.ect0_count"))
 		fr.ECT1, _ = parseUint(str(f, "quic.ack.ect1_count"))
 		fr.CE, _ = parseUint(str(f, "quic.ack.ecn_ce_count"))
+	case fr.Type == FrameMaxStreamsBidi || fr.Type == FrameMaxStreamsBidi+1:
+		fr.MaxStreams, _ = parseUint(str(f, "quic.ms.max_streams"))
 	case fr.Type == FramePathChallenge:
 		fr.Data = parseHex(str(f, "quic.path_challenge.data"))
 	case fr.Type == FramePathResponse:
@@ -265,10 +273,30 @@ func parseTLS(h map[string]any) (TLSMessage, bool) {
 			}
 		}
 	}
+	for _, s := range findAll(h, "tls.handshake.extension.type") {
+		if v, ok := parseUint(s); ok {
+			m.Extensions = append(m.Extensions, uint16(v))
+		}
+	}
 	if v, ok := parseUint(find(h, "tls.quic.parameter.initial_max_streams_bidi")); ok {
 		m.InitialMaxStreamsBidi = &v
 	}
+	m.PreferredAddresses = preferredAddresses(h)
 	return m, true
+}
+
+// preferredAddresses reads the preferred_address transport parameter (RFC 9000 §18.2); an
+// all-zero address or port means that family is not offered.
+func preferredAddresses(h map[string]any) []string {
+	var out []string
+	for _, fam := range []string{"ipv4", "ipv6"} {
+		ip := find(h, "tls.quic.parameter.preferred_address."+fam+"address")
+		port, _ := parseUint(find(h, "tls.quic.parameter.preferred_address."+fam+"port"))
+		if a := net.ParseIP(ip); a != nil && !a.IsUnspecified() && port != 0 {
+			out = append(out, net.JoinHostPort(a.String(), strconv.FormatUint(port, 10)))
+		}
+	}
+	return out
 }
 
 // reassembleH3 rebuilds each stream's bytes from offset 0 and parses the HTTP/3 framing.
@@ -491,6 +519,10 @@ func directByServerAddress(t *Trace) {
 			continue
 		}
 		switch {
+		// The port first: when client and server share an IP (a loopback fixture), only the
+		// preferred-address port tells the sides apart.
+		case servers[host(d.Src)] && port(d.Src) == PreferredAddressPort:
+			d.Dir = ServerToClient
 		case servers[host(d.Dst)]:
 			d.Dir = ClientToServer
 		case servers[host(d.Src)]:
@@ -510,4 +542,10 @@ func host(hostport string) string {
 		return hostport
 	}
 	return h
+}
+
+func port(hostport string) int {
+	_, p, _ := net.SplitHostPort(hostport)
+	n, _ := strconv.Atoi(p)
+	return n
 }

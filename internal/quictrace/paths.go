@@ -3,6 +3,8 @@ package quictrace
 import (
 	"bytes"
 	"net"
+	"net/netip"
+	"sort"
 )
 
 // Path is one client/server address pair seen in client->server datagrams, in order of first use.
@@ -91,8 +93,12 @@ func checkRebind(name string, t *Trace, addr bool) Result {
 	return pass(name, "%d new path(s) from %d client IP(s), each validated by the server", len(ps)-1, len(ips))
 }
 
-// CheckConnectionMigration (connectionmigration): the client moved to a new path, its first
-// packet there uses a DCID it had not used on the first path, and the new path was validated.
+// CheckConnectionMigration (connectionmigration): the server offered a preferred_address and
+// the client moved to it (RFC 9000 §9.6): a new path to that address, which the CLIENT
+// validated (its PATH_CHALLENGE answered on that path, §9.6.1); the client's first packet on
+// every new path uses a DCID it had not used on the first path (§9.5), and every new path was
+// validated. Without the preferred-address rules a client that ignores the server's address
+// and merely changes its own port would pass.
 func CheckConnectionMigration(t *Trace) Result {
 	const name = "connectionmigration"
 	ps := t.Paths()
@@ -118,7 +124,57 @@ func CheckConnectionMigration(t *Trace) Result {
 			return fail(name, "new path %s -> %s not validated (no PATH_CHALLENGE answered by a matching PATH_RESPONSE)", p.Client, p.Server)
 		}
 	}
-	return pass(name, "%d new path(s), each starting with a new DCID and validated", len(ps)-1)
+	pref, r, ok := clientMovedToPreferredAddress(name, t, ps)
+	if !ok {
+		return r
+	}
+	return pass(name, "%d new path(s), each starting with a new DCID and validated; the client moved to the preferred address %s and validated it", len(ps)-1, pref.Server)
+}
+
+// serverPreferredAddresses returns the preferred_address values in the server's transport
+// parameters, normalised.
+func (t *Trace) serverPreferredAddresses() map[netip.AddrPort]bool {
+	out := map[netip.AddrPort]bool{}
+	for _, p := range t.Filter(func(p *Packet) bool { return p.Dir == ServerToClient }) {
+		for _, m := range p.TLS {
+			for _, a := range m.PreferredAddresses {
+				if ap, err := netip.ParseAddrPort(a); err == nil {
+					out[ap] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// clientMovedToPreferredAddress: a new path leads to an address the server offered, and the
+// client validated it (RFC 9000 §9.6.1: the client initiates path validation to the preferred
+// address; the server merely answers).
+func clientMovedToPreferredAddress(name string, t *Trace, ps []Path) (Path, Result, bool) {
+	pref := t.serverPreferredAddresses()
+	if len(pref) == 0 {
+		return Path{}, fail(name, "the server's transport parameters carry no preferred_address (not decrypted, or not offered)"), false
+	}
+	for _, p := range ps[1:] {
+		ap, err := netip.ParseAddrPort(p.Server)
+		if err != nil || !pref[ap] {
+			continue
+		}
+		if !t.validated(p, ClientToServer) {
+			return Path{}, fail(name, "the client did not validate the preferred address path %s -> %s (no client PATH_CHALLENGE answered by the server)", p.Client, p.Server), false
+		}
+		return p, Result{}, true
+	}
+	return Path{}, fail(name, "no client path to the server's preferred address %v: the client migrated without using it", addrList(pref)), false
+}
+
+func addrList(m map[netip.AddrPort]bool) []string {
+	var out []string
+	for a := range m {
+		out = append(out, a.String())
+	}
+	sort.Strings(out)
+	return out
 }
 
 // CheckIPv6 (ipv6): the transfer checks, and the server sent no QUIC over IPv4.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -93,18 +94,21 @@ var fixtureCases = []struct {
 	{"zerortt", "resumption", false}, // resumed without 0-RTT
 	{"keyupdate", "keyupdate", true},
 	{"keyupdate", "transfer", false},
+	{"keyupdate", "aioquic-serverkeyupdate", false}, // the server initiated, the client only responded
 	{"multiplexing", "handshake", true},
 	{"multiplexing", "manystreams", false}, // initial_max_streams_bidi 5000
 	{"ecn", "handshake", true},
 	{"ecn", "aioquic-noh3", false}, // the aioquic client sends no ECT marks
-	{"amplificationlimit", "handshake", true},
-	{"amplificationlimit", "retry", true},
+	{"amplificationlimit", "amplification", true},
+	{"amplificationlimit", "handshake", false}, // one small certificate: the limit never binds
 	{"rebind-port", "rebind", true},
 	{"rebind-port", "migration", true},
 	{"rebind-port", "handshake", false}, // one path
 	{"rebind-addr", "rebind", false},    // loopback: the port changes, the IP does not
-	{"connectionmigration", "migration", true},
-	{"connectionmigration", "rebind", false}, // NAT rebinding keeps the DCID
+	{"connectionmigration", "preferredaddr", true},
+	{"connectionmigration", "rebind", false},                // NAT rebinding keeps the DCID
+	{"connectionmigration", "migration", false},             // no preferred address offered
+	{"connectionmigration", "preferredaddr-ignored", false}, // offered, the client moved its own address instead
 	{"ipv6", "ipv6", true},
 	{"ipv6", "handshake", false},
 	{"longrtt", "longrtt", true},
@@ -281,7 +285,7 @@ func TestStoredSample(t *testing.T) {
 	if uni[H3StreamControl] != 2 || uni[H3StreamQPACKEncoder] != 2 || uni[H3StreamQPACKDecoder] != 2 {
 		t.Errorf("uni stream types %v", uni)
 	}
-	for name, want := range map[string]bool{"handshake": true, "http3": true, "ecn": true, "amplificationlimit": true, "retry": false, "v2": false, "keyupdate": false} {
+	for name, want := range map[string]bool{"handshake": true, "http3": true, "ecn": true, "amplificationlimit": false, "retry": false, "v2": false, "keyupdate": false} {
 		if res := Checks[name](tr); res.OK() != want {
 			t.Errorf("%s: %s, want pass=%v", name, res, want)
 		}
@@ -304,10 +308,21 @@ func dg(dir Direction, n int, pt PacketType) Datagram {
 	return Datagram{Dir: dir, UDPLen: n, ECN: ECNECT0, Packets: []Packet{{Dir: dir, Type: pt, LongHdr: pt != Type1RTT, Version: Version1, SCID: "aa"}}}
 }
 
+// withCrypto gives a server Handshake datagram CRYPTO data up to end (the certificate chain).
+func withCrypto(d Datagram, end uint64) Datagram {
+	d.Packets[0].Frames = []Frame{{Type: FrameCrypto, StreamID: -1, Offset: end - 1000, Length: 1000}}
+	return d
+}
+
 func TestAmplificationLimitSynthetic(t *testing.T) {
-	ok := &Trace{Datagrams: []Datagram{dg(ClientToServer, 1200, TypeInitial), dg(ServerToClient, 1200, TypeInitial), dg(ServerToClient, 1200, TypeHandshake), dg(ServerToClient, 1200, TypeHandshake), dg(ClientToServer, 100, TypeHandshake), dg(ServerToClient, 1200, Type1RTT)}}
+	ok := &Trace{Datagrams: []Datagram{dg(ClientToServer, 1200, TypeInitial), dg(ServerToClient, 1200, TypeInitial), dg(ServerToClient, 1200, TypeHandshake), withCrypto(dg(ServerToClient, 1200, TypeHandshake), 4500), dg(ClientToServer, 100, TypeHandshake), dg(ServerToClient, 1200, Type1RTT)}}
 	if r := CheckAmplificationLimit(ok); !r.OK() {
 		t.Error(r)
+	}
+	// A server that ignores the long chain never approaches the limit: nothing was tested.
+	small := &Trace{Datagrams: []Datagram{dg(ClientToServer, 1200, TypeInitial), withCrypto(dg(ServerToClient, 1200, TypeHandshake), 1500), dg(ClientToServer, 100, TypeHandshake)}}
+	if r := CheckAmplificationLimit(small); r.OK() || !strings.Contains(r.Reason, "never reached") {
+		t.Errorf("small chain must fail: %s", r)
 	}
 	bad := &Trace{Datagrams: []Datagram{dg(ClientToServer, 1200, TypeInitial), dg(ServerToClient, 1200, TypeInitial), dg(ServerToClient, 1200, TypeHandshake), dg(ServerToClient, 1200, TypeHandshake), dg(ServerToClient, 1200, TypeHandshake), dg(ClientToServer, 100, TypeHandshake)}}
 	if r := CheckAmplificationLimit(bad); r.OK() {
@@ -321,7 +336,7 @@ func TestECNSynthetic(t *testing.T) {
 		for _, dir := range []Direction{ClientToServer, ServerToClient} {
 			d := dg(dir, 100, Type1RTT)
 			d.ECN = ecn
-			d.Packets[0].Frames = []Frame{{Type: FrameAckECN, StreamID: -1, ECT0: 1}}
+			d.Packets[0].Frames = []Frame{{Type: FrameAckECN, StreamID: -1, ECT0: 1, ECT1: 1}}
 			tr.Datagrams = append(tr.Datagrams, d)
 		}
 		return tr

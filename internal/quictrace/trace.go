@@ -73,6 +73,7 @@ const (
 	FrameNewToken        = 0x07
 	FrameStreamMin       = 0x08 // 0x08..0x0f
 	FrameStreamMax       = 0x0f
+	FrameMaxStreamsBidi  = 0x12
 	FrameNewConnectionID = 0x18
 	FramePathChallenge   = 0x1a
 	FramePathResponse    = 0x1b
@@ -147,6 +148,7 @@ type Packet struct {
 	TokenLen  int    // Initial: token length
 	Token     string // Initial: token (hex); Retry: the retry token (hex)
 	KeyPhase  int    // 1-RTT: key phase bit
+	PN        int64  // packet number (-1: unknown, e.g. not decrypted)
 	Length    int    // whole packet length in bytes (quic.packet_length)
 	Payload   int    // long header: the Length field (packet number + payload); short: Length - 1 - len(DCID)
 	Decrypted bool   // tshark decrypted the payload (frames are known)
@@ -166,6 +168,8 @@ type Frame struct {
 	Data     []byte // STREAM frame data; PATH_CHALLENGE / PATH_RESPONSE data
 	// ACK_ECN (0x03) counts.
 	ECT0, ECT1, CE uint64
+	// MAX_STREAMS (0x12, 0x13): the new cumulative stream limit.
+	MaxStreams uint64
 }
 
 // ProbeOnly reports whether the packet carries only PING and PADDING frames (e.g. a PMTU probe).
@@ -188,8 +192,30 @@ func (f Frame) IsStream() bool { return f.Type >= FrameStreamMin && f.Type <= Fr
 type TLSMessage struct {
 	Type         int
 	CipherSuites []uint16 // ClientHello: offered suites; ServerHello: the chosen one
+	// Extensions: the extension types the message carries (ServerHello pre_shared_key = a resumed
+	// session, EncryptedExtensions early_data = 0-RTT accepted).
+	Extensions []uint16
 	// Transport parameters (ClientHello / EncryptedExtensions), nil when absent.
 	InitialMaxStreamsBidi *uint64
+	// PreferredAddresses: the server's preferred_address transport parameter as "ip:port"
+	// ("[ip]:port" for IPv6), the IPv4 one first; empty when absent or all-zero.
+	PreferredAddresses []string
+}
+
+// TLS extension types (RFC 8446 §4.2).
+const (
+	TLSExtPreSharedKey uint16 = 41
+	TLSExtEarlyData    uint16 = 42
+)
+
+// HasExtension reports whether the message carries extension typ.
+func (m TLSMessage) HasExtension(typ uint16) bool {
+	for _, e := range m.Extensions {
+		if e == typ {
+			return true
+		}
+	}
+	return false
 }
 
 // H3Stream is one direction of one QUIC stream, as HTTP/3 (a request stream appears twice: the
