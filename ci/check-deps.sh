@@ -12,7 +12,7 @@ need() { # need NAME CHECK-COMMAND HOW-TO-GET
   fi
 }
 echo "wirelab prerequisites:"
-need "go"               "go version"                "install Go >= 1.24 (https://go.dev/doc/install, or Debian's golang-go)"
+need "go"               "go version"                "install Go >= 1.26 (https://go.dev/doc/install, or Debian's golang-go)"
 need "make"             "make --version"            "apt-get install make"
 need "docker CLI"       "command -v docker"         "apt-get install docker.io"
 need "docker engine"    "docker version --format '{{.Server.Version}}'" "start dockerd (systemctl start docker) and make sure you may use its socket"

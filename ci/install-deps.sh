@@ -1,65 +1,83 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian (bookworm or trixie) machine lacks for `make test`: debootstrap
-# (base image without a registry) and compose v2. Idempotent; needs root (CI runs as root).
+# Installs what a fresh Debian (bookworm or trixie) machine lacks for wirelab: debootstrap (base
+# image without a registry), jq, compose v2, and TCP cubic among the congestion controls containers
+# may use. `make interop` and `make test` run it before anything else, so a fresh clone needs no
+# other step. Idempotent and quiet when nothing is missing. Installing needs root on Debian: else
+# one line names the exact command to run, and it exits 3 (the CLI's "environment" code).
 set -euo pipefail
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-updated=0
-apt_update() { [ "$updated" = 1 ] || { as_root apt-get update -qq; updated=1; }; }
+say() { echo "install-deps: $*"; }
+fail3() { echo "install-deps: $*" >&2; exit 3; }
 
 compose_v2() {
   docker compose version 2>/dev/null | grep -qiE 'version v?[2-9]' ||
     docker-compose version 2>/dev/null | grep -qiE 'version v?[2-9]'
 }
+allowed=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+cubic_missing() {
+  grep -qw cubic /proc/sys/net/ipv4/tcp_available_congestion_control 2>/dev/null && ! grep -qw cubic "$allowed"
+}
 
-if ! command -v debootstrap >/dev/null; then
-  apt_update
-  as_root apt-get install -y -qq debootstrap >/dev/null
-  echo "install-deps: installed debootstrap"
+# What is missing, as Debian package names (compose v2 is trixie's docker-compose).
+missing=()
+if ! command -v debootstrap >/dev/null && ! docker image inspect wirelab/rootfs:trixie >/dev/null 2>&1; then
+  missing+=(debootstrap)
 fi
+command -v jq >/dev/null || missing+=(jq) # coverage/test.sh reads the coverage summaries with jq
+compose_v2 || missing+=(docker-compose)
 
-if ! command -v jq >/dev/null; then # coverage/test.sh reads the coverage summaries with jq
-  apt_update
-  as_root apt-get install -y -qq jq >/dev/null
-  echo "install-deps: installed jq"
-fi
+if [ ${#missing[@]} -gt 0 ]; then
+  # WIRELAB_OS_RELEASE lets the setup test pose as another system.
+  os_release=${WIRELAB_OS_RELEASE:-/etc/os-release}
+  distro=$( (. "$os_release" 2>/dev/null; echo "${ID:-unknown} ${ID_LIKE:-}") )
+  case " $distro " in
+    *" debian "*) ;;
+    *) fail3 "missing ${missing[*]}, and this is not Debian (${distro% }): install them with your package manager (compose v2 >= 2.20), then run the make target again" ;;
+  esac
+  [ "$(id -u)" = 0 ] || fail3 "missing ${missing[*]}: run as root: sudo bash ci/install-deps.sh"
 
-if ! compose_v2; then
-  . /etc/os-release
-  if [ "${VERSION_CODENAME:-}" != trixie ] && [ ! -e /etc/apt/sources.list.d/wirelab-trixie.sources ]; then
+  . "$os_release"
+  if [[ " ${missing[*]} " == *" docker-compose "* ]] && [ "${VERSION_CODENAME:-}" != trixie ] &&
+     [ ! -e /etc/apt/sources.list.d/wirelab-trixie.sources ]; then
     # Only docker-compose is taken from trixie: pin trixie below the host's release so nothing
     # else moves, and no recommends (they would replace the host's docker.io).
-    as_root tee /etc/apt/sources.list.d/wirelab-trixie.sources >/dev/null <<'SRC'
+    tee /etc/apt/sources.list.d/wirelab-trixie.sources >/dev/null <<'SRC'
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: trixie
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-    as_root tee /etc/apt/preferences.d/wirelab-trixie >/dev/null <<'PIN'
+    tee /etc/apt/preferences.d/wirelab-trixie >/dev/null <<'PIN'
 Package: *
 Pin: release n=trixie
 Pin-Priority: 100
 PIN
-    updated=0
   fi
-  apt_update
-  as_root apt-get install -y -qq --no-install-recommends -t trixie docker-compose >/dev/null
-  compose_v2 || { echo "install-deps: docker-compose from trixie did not give compose v2" >&2; exit 3; }
-  echo "install-deps: installed $(docker compose version 2>/dev/null || docker-compose version)"
+  apt-get update -qq
+  for pkg in "${missing[@]}"; do
+    if [ "$pkg" = docker-compose ] && [ "${VERSION_CODENAME:-}" != trixie ]; then
+      apt-get install -y -qq --no-install-recommends -t trixie docker-compose >/dev/null
+    else
+      apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null
+    fi
+    say "installed $pkg"
+  done
+  compose_v2 || fail3 "docker-compose from Debian did not give compose v2"
 fi
 
 # The crosstraffic measurement competes with a TCP CUBIC flow (as upstream). Containers may only
-# pick algorithms the host lists in net.ipv4.tcp_allowed_congestion_control; add cubic when the
-# kernel has it (without it wirelab uses the kernel default and says so in the result).
-allowed=/proc/sys/net/ipv4/tcp_allowed_congestion_control
-if grep -qw cubic /proc/sys/net/ipv4/tcp_available_congestion_control 2>/dev/null && ! grep -qw cubic "$allowed"; then
-  as_root sysctl -q -w net.ipv4.tcp_allowed_congestion_control="$(cat "$allowed") cubic" \
-    && echo "install-deps: allowed TCP cubic for containers (crosstraffic): $(cat "$allowed")"
+# pick algorithms the host lists in net.ipv4.tcp_allowed_congestion_control. Without root this
+# is a warning: only that measurement is affected (it then uses the kernel default and says so).
+if cubic_missing; then
+  if [ "$(id -u)" = 0 ] && sysctl -q -w net.ipv4.tcp_allowed_congestion_control="$(cat "$allowed") cubic" 2>/dev/null; then
+    say "allowed TCP cubic for containers (crosstraffic): $(cat "$allowed")"
+  else
+    say "warning: TCP cubic is not allowed for containers (crosstraffic uses the kernel default): sudo sysctl -w net.ipv4.tcp_allowed_congestion_control='$(cat "$allowed") cubic'" >&2
+  fi
 fi
 
-if ! docker version --format '{{.Server.Version}}' >/dev/null 2>&1; then
-  echo "install-deps: the Docker engine is not reachable (is dockerd running?)" >&2
-  exit 3
-fi
-echo "install-deps: ready (docker $(docker version --format '{{.Server.Version}}'), $(docker compose version --short 2>/dev/null || docker-compose version --short))"
+docker version --format '{{.Server.Version}}' >/dev/null 2>&1 ||
+  fail3 "the Docker engine is not reachable (docker version): start dockerd and make sure you may use its socket"
+[ ${#missing[@]} -eq 0 ] ||
+  say "ready (docker $(docker version --format '{{.Server.Version}}'), compose $(docker compose version --short 2>/dev/null || docker-compose version --short))"
