@@ -8,7 +8,7 @@ WIRELAB := $(OUT)/bin/wirelab
 GO_SOURCES := $(shell find cmd internal images -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .DEFAULT_GOAL := help
-.PHONY: help images interop grpcweb h2 report test clean smoke list deps sim-check fuzz-go
+.PHONY: help setup versions images interop grpcweb h2 report test clean smoke list deps sim-check fuzz-go
 
 help: ## list the targets with one line each
 	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
@@ -21,14 +21,20 @@ $(WIRELAB): $(GO_SOURCES)
 	@mkdir -p $(dir $@)
 	$(GO) build -o $@ ./cmd/wirelab
 
+setup: ## install what this machine lacks (debootstrap, jq, compose v2, cubic; root on Debian); interop and test do it first
+	@bash ci/install-deps.sh
+
 deps: ## check the prerequisites (Docker engine, compose v2, Go, debootstrap) and say how to get what is missing
 	@bash ci/check-deps.sh
 
-images: $(WIRELAB) ## build the images in dependency order with layer caching (IMAGES='base endpoint' for a subset)
+images: setup $(WIRELAB) ## build the images in dependency order with layer caching (IMAGES='base endpoint' for a subset)
 	@$(WIRELAB) images --out $(OUT) $(IMAGES)
 
 list: $(WIRELAB) ## list the image registry: every image, its implementation, version and roles
 	@$(WIRELAB) list --out $(OUT)
+
+versions: $(WIRELAB) ## per image: the pinned version next to the newest Debian / the Go proxy serves
+	@$(WIRELAB) versions --go $(GO)
 
 smoke: $(WIRELAB) images ## prove the lab works here: two labelled containers talk, cleanup leaves nothing
 	@$(WIRELAB) smoke --out $(OUT) $(if $(RUN_ID),--run-id $(RUN_ID))
@@ -37,11 +43,11 @@ sim-check: $(WIRELAB) ## measure the sim's fidelity (RTT, loss, rate, capacity) 
 	@$(WIRELAB) images --out $(OUT) sim probe >/dev/null
 	@$(WIRELAB) sim-check --out $(OUT) $(if $(QUICK),--quick) $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
-interop: $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1
+interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) quic --out $(OUT) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(SERVERS),--servers $(SERVERS)) \
 	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume)
+	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT))
 
 grpcweb: ## gRPC <-> gRPC-web conversion conformance
 	@echo "make grpcweb: not implemented yet"; exit 2
@@ -57,7 +63,7 @@ fuzz-go: ## wirelab's Go native fuzz targets (go test -fuzz; quic-go's QPACK, ou
 report: ## HTML dashboard of out/
 	@echo "make report: not implemented yet"; exit 2
 
-test: ## the test suite CI runs: vet, unit tests, image builds, integration smoke (prints stage timings)
+test: setup ## the test suite CI runs: vet, unit tests, image builds, integration smoke (prints stage timings)
 	@OUT=$(OUT) GO=$(GO) bash ci/test.sh
 
 clean: ## remove every container/network/volume labelled by a wirelab run, and out/

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/manifest"
@@ -117,7 +118,7 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &bad), errors.As(err, &mErr):
 		return ExitBadInput
-	case errors.Is(err, docker.ErrEnvironment):
+	case errors.Is(err, docker.ErrEnvironment), errors.Is(err, syscall.ENOSPC):
 		return ExitEnvironment
 	case errors.As(err, &f), errors.Is(err, errQuiet):
 		return ExitFailed

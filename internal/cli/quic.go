@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/certs"
+	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/interop"
 	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/profile"
@@ -34,10 +35,18 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	seedFlag := fs.String("seed", "", "seed for files and the sim (default: random, printed)")
 	casesFile := fs.String("cases", filepath.Join(e.root, "conformance", "quic", "testcases.yml"), "test case `file`")
 	resume := fs.Bool("resume", false, "with --run-id of an interrupted run: run only the cells missing from its results.jsonl")
+	repeat := fs.Int("repeat", 1, fmt.Sprintf("run each non-measurement cell `N` times (1..%d), one after the other, repetition i in "+
+		"<cell>/r<i>/ with its own seed derived from --seed and i (r1: --seed itself); result.json gets the majority "+
+		"(k > N/2 passed; a tie is failed; any unsupported repetition: unsupported), results.jsonl and junit.xml the "+
+		"pass rate k/N and flaky when 0 < k < N. Measurements (goodput, crosstraffic) keep their own repetitions "+
+		"and run once. --resume counts a cell done only once all its repetitions are journaled", interop.MaxRepeat))
 	var refs imageRefs
 	fs.Var(&refs, "image", "add an implementation by image reference: `NAME=IMAGE[:client,server]` (repeatable)")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
+	}
+	if *repeat < 1 || *repeat > interop.MaxRepeat {
+		return badInputf("--repeat %d: want 1..%d", *repeat, interop.MaxRepeat)
 	}
 	if *resume && opts.ID == "" {
 		return badInputf("--resume needs the --run-id of the run to complete")
@@ -129,11 +138,15 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	defer journal.Close()
 	fmt.Fprintf(e.stdout, "quic: run %s, seed %d: %d clients x %d servers x %d cases, -j %d -> %s\n",
 		r.ID, seed, len(clients), len(servers), len(cases), r.Jobs, r.Dir)
+	printPlan(e, interop.EstimatePlan(clients, servers, cases, done, *repeat, r.Jobs, interop.LoadHistory(filepath.Join(opts.Out, "quic"))), r.Dir)
 	start := time.Now()
 	runner := &interop.Runner{Run: r, Compose: compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: journal,
-		Progress: e.stdout, Seed: seed, Profile: *profileFlag, CertsDir: certDir,
+		Progress: e.stdout, Seed: seed, Profile: *profileFlag, CertsDir: certDir, Repeat: *repeat,
 		Trace: interop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}}
-	results := runner.RunMatrix(ctx, clients, servers, cases, done)
+	results, err := runner.RunMatrix(ctx, clients, servers, cases, done)
+	if err != nil { // the journal could not keep a result: nothing more can be written reliably
+		return &docker.EnvError{Msg: fmt.Sprintf("%v; the run stopped, its journal keeps every cell written before (--run-id %s --resume continues)", err, r.ID)}
+	}
 	interop.SortResults(results)
 
 	urls := map[string]string{}
@@ -154,7 +167,11 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	}
 	interop.PrintMatrix(e.stdout, cases, clients, servers, results)
 	passed, failedN, unsupported := interop.Counts(results)
-	fmt.Fprintf(e.stdout, "\nquic: %d passed, %d failed, %d unsupported in %s; %s\n", passed, failedN, unsupported,
+	flaky := ""
+	if *repeat > 1 {
+		flaky = fmt.Sprintf(", %d flaky (of %d repetitions each)", interop.FlakyCount(results), *repeat)
+	}
+	fmt.Fprintf(e.stdout, "\nquic: %d passed, %d failed, %d unsupported%s in %s; %s\n", passed, failedN, unsupported, flaky,
 		time.Since(start).Round(time.Second), filepath.Join(r.Dir, "result.json"))
 	if ctx.Err() != nil {
 		return errInterrupted
@@ -163,4 +180,23 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 		return failed{fmt.Sprintf("%d cells failed", failedN)}
 	}
 	return nil
+}
+
+// printPlan says what the run will do before its first cell: how many cells run and how many
+// are skipped, the repetitions, -j, the expected wall time and where the results go.
+func printPlan(e *env, p interop.Plan, dir string) {
+	done, reps, layout := "", "1 run each", "<server>_<client>/<case>/"
+	if p.Done > 0 {
+		done = fmt.Sprintf(", %d already done", p.Done)
+	}
+	if p.Repeat > 1 {
+		reps, layout = fmt.Sprintf("%d repetitions of each", p.Repeat), fmt.Sprintf("<server>_<client>/<case>/r1..r%d/", p.Repeat)
+		if p.Measuring > 0 {
+			reps += fmt.Sprintf(" (%d measurement cells: their own repetitions, once)", p.Measuring)
+		}
+	}
+	fmt.Fprintf(e.stdout, "plan: %d cells: %d to run, %d unsupported by the manifests (not run)%s; %s, -j %d; "+
+		"expected wall time ~%s (%d of %d cells timed by earlier runs, the rest by the cases' typical_seconds)\n",
+		p.Cells, p.Runnable, p.Unsupported, done, reps, p.Jobs, p.Wall, p.FromHistory, p.Runnable)
+	fmt.Fprintf(e.stdout, "plan: results in %s: results.jsonl (each cell as it finishes), result.json, junit.xml, %s\n", dir, layout)
 }

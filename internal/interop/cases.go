@@ -37,6 +37,9 @@ type Case struct {
 	Repetitions  int    `yaml:"repetitions"`
 	Measure      string `yaml:"measure"`       // "goodput": kbit/s from the server-side trace
 	CrossTraffic bool   `yaml:"cross_traffic"` // a TCP cubic iperf3 flow shares the sim meanwhile
+	// TypicalSeconds is a cell's usual wall time (a measurement's with all its repetitions), for
+	// the plan's estimate when no earlier run on this machine timed the case; 0: not given.
+	TypicalSeconds float64 `yaml:"typical_seconds"`
 
 	FileSizes []int64       `yaml:"-"`
 	Limit     time.Duration `yaml:"-"`
@@ -129,6 +132,8 @@ func ParseCases(path string, data []byte) ([]*Case, error) {
 			return nil, bad("repetitions", "%d: want 1..20, and only for a measurement", c.Repetitions)
 		case c.CrossTraffic && c.Measure == "":
 			return nil, bad("cross_traffic", "only for a measurement (what would the flow change?)")
+		case !(c.TypicalSeconds >= 0 && c.TypicalSeconds <= 86400): // NaN too
+			return nil, bad("typical_seconds", "%g: want 0..86400 seconds (0: unknown)", c.TypicalSeconds)
 		}
 		if c.Repetitions == 0 {
 			c.Repetitions = 1

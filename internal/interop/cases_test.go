@@ -65,6 +65,10 @@ func TestBadCasesNameFileAndField(t *testing.T) {
 		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], repetitions: 5}\n", "cases[0].repetitions"},
 		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], measure: goodput, repetitions: 99}\n", "cases[0].repetitions"},
 		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], cross_traffic: true}\n", "cases[0].cross_traffic"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], typical_seconds: -1}\n", "cases[0].typical_seconds"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], typical_seconds: 100000}\n", "cases[0].typical_seconds"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], typical_seconds: .nan}\n", "cases[0].typical_seconds"},
+		{"cases:\n  - {name: a, abbr: A, testcase: h, checks: [files], typical_seconds: soon}\n", "cases"},
 	} {
 		_, err := ParseCases("t.yml", []byte(c.yaml))
 		var ce *CaseError
@@ -82,5 +86,31 @@ func TestCheckHolds(t *testing.T) {
 	c = Check{Name: "x", Op: "=", Arg: 1}
 	if !c.Holds(1) || c.Holds(2) {
 		t.Fatal("=")
+	}
+}
+
+// Every shipped case has a typical time for the plan's estimate, and a measurement's covers its
+// repetitions (it is longer than any ordinary case's).
+func TestShippedCasesHaveTypicalSeconds(t *testing.T) {
+	cases, err := LoadCases("../../conformance/quic/testcases.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 0.0
+	for _, c := range cases {
+		if c.TypicalSeconds <= 0 {
+			t.Errorf("%s: no typical_seconds", c.Name)
+		}
+		if !c.IsMeasurement() {
+			longest = max(longest, c.TypicalSeconds)
+		}
+	}
+	for _, c := range cases {
+		if c.IsMeasurement() && c.TypicalSeconds <= longest {
+			t.Errorf("%s: typical_seconds %g, not above the longest ordinary case's %g", c.Name, c.TypicalSeconds, longest)
+		}
+	}
+	if _, err := ParseCases("t.yml", []byte("cases:\n  - {name: a, abbr: A, testcase: h, checks: [files]}\n")); err != nil {
+		t.Errorf("typical_seconds is optional: %v", err)
 	}
 }

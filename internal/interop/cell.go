@@ -30,7 +30,8 @@ type TraceVerdict struct {
 var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // runCell runs one client x server x case cell and returns its verdict; a measurement runs its
-// repetitions, each in <cell>/<n>/, and succeeds only if every repetition does.
+// repetitions, each in <cell>/<n>/, and succeeds only if every repetition does (--repeat does not
+// multiply them); any other cell runs once, or --repeat times in <cell>/r<i>/ (repeat.go).
 func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res CellResult) {
 	start := time.Now()
 	dir := filepath.Join(r.Run.Dir, server.Name+"_"+client.Name, c.Name)
@@ -44,10 +45,8 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 		res.Result, res.Reason = Unsupported, why
 		return res
 	}
-	if !c.IsMeasurement() {
-		one := r.runOnce(ctx, server, client, c, dir)
-		res.Result, res.Reason, res.Rerun = one.Result, one.Reason, one.Rerun
-		return res
+	if !c.IsMeasurement() { // once, or --repeat times (repeat.go)
+		return r.runRepeated(ctx, server, client, c, dir, res)
 	}
 	_ = os.RemoveAll(dir)
 	for i := 1; i <= c.Repetitions && ctx.Err() == nil; i++ {
@@ -146,7 +145,7 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		res.Reason = err.Error()
 		return res
 	}
-	code, serverCode, err := r.waitClient(ctx, cell.Container("client"), cell.Container("server"), c.Limit)
+	code, serverCode, err := r.waitClient(ctx, cell.Container("client"), cell.Container("server"), cell.Container("sim"), c.Limit)
 	if serverCode == 127 { // upstream's contract: either side's 127 makes the cell unsupported
 		res.Result, res.Reason = Unsupported, "the server answered 127 (test case not supported)"
 		return res
@@ -162,7 +161,7 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		res.Cross = []float64{kbps}
 	}
 	if err != nil {
-		res.Reason = err.Error()
+		res.Reason = err.Error() + r.deaths(cell)
 		return res
 	}
 	serverState, _ := r.Run.Docker.Run(context.Background(), "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", cell.Container("server"))
@@ -172,6 +171,10 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		return res
 	case code != 0:
 		res.Reason = fmt.Sprintf("client exited %d (server: %s, %s): %s", code, serverState, downloadCount(dir, names), r.lastLogLine(cell.Container("client")))
+		return res
+	}
+	if err := cell.Fence(ctx); err != nil {
+		res.Reason = err.Error()
 		return res
 	}
 	v := r.verify(ctx, dir, c, names)
@@ -184,6 +187,19 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 	}
 	res.Result = Succeeded
 	return res
+}
+
+// deaths names the cell's server or sim when it is no longer running when the client's wait
+// ended ("; the server exited 137"), so a timeout caused by a dead peer or network says so.
+func (r *Runner) deaths(cell *topology.Cell) string {
+	var out string
+	for _, svc := range []string{"server", "sim"} {
+		state, err := r.Run.Docker.Run(context.Background(), "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", cell.Container(svc))
+		if st, code, _ := strings.Cut(state, " "); err == nil && st != "running" {
+			out += fmt.Sprintf("; the %s had exited %s", svc, code)
+		}
+	}
+	return out
 }
 
 // composeProfiles selects compose/lab.yml's optional services for a case.
@@ -218,23 +234,24 @@ func (r *Runner) waitExit(ctx context.Context, container string, limit time.Dura
 // waitClient waits for the client to exit, at most limit, and returns its exit code; when the
 // server exits with 127 first (it does not support the case), it returns at once with that code
 // instead of letting the client retry until the time limit.
-func (r *Runner) waitClient(ctx context.Context, client, server string, limit time.Duration) (code, serverCode int, err error) {
+// A sim that exits while the client runs (killed, crashed) ends the wait at once with an error
+// naming it: the client would otherwise be blamed for the network vanishing under it.
+func (r *Runner) waitClient(ctx context.Context, client, server, sim string, limit time.Duration) (code, serverCode int, err error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type exit struct {
 		code int
 		err  error
 	}
-	srv := make(chan exit, 1)
-	go func() {
-		c, err := r.waitExit(wctx, server, limit)
-		srv <- exit{c, err}
-	}()
-	cli := make(chan exit, 1)
-	go func() {
-		c, err := r.waitExit(wctx, client, limit)
-		cli <- exit{c, err}
-	}()
+	wait := func(container string) chan exit {
+		ch := make(chan exit, 1)
+		go func() {
+			c, err := r.waitExit(wctx, container, limit)
+			ch <- exit{c, err}
+		}()
+		return ch
+	}
+	cli, srv, net := wait(client), wait(server), wait(sim)
 	for {
 		select {
 		case e := <-cli:
@@ -244,6 +261,11 @@ func (r *Runner) waitClient(ctx context.Context, client, server string, limit ti
 				return -1, 127, nil
 			}
 			srv = nil // any other server exit: the client's verdict (and the reason) decides
+		case e := <-net:
+			if e.err == nil {
+				return -1, -1, fmt.Errorf("the sim died (exit %d) while the client ran", e.code)
+			}
+			net = nil
 		}
 	}
 }

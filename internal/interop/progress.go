@@ -15,6 +15,7 @@ type progress struct {
 	w                           io.Writer
 	total, done, resumed        int
 	passed, failed, unsupported int
+	flaky                       int // --repeat: cells whose repetitions disagreed
 	start, lastLine             time.Time
 	running                     map[string]time.Time // cell -> start
 }
@@ -57,10 +58,21 @@ func (p *progress) record(r CellResult) {
 	default:
 		p.failed++
 	}
+	verdict, flaky := r.Result, ""
+	if r.Repeat != nil { // --repeat: the majority, its pass rate, and whether it was flaky
+		verdict += " " + r.PassRate()
+		if r.Flaky() {
+			p.flaky++
+			verdict += " flaky"
+		}
+	}
+	if p.flaky > 0 {
+		flaky = fmt.Sprintf(", %d flaky", p.flaky)
+	}
 	eta := time.Duration(float64(time.Since(p.start)) / float64(p.done) * float64(p.total-p.done)).Round(time.Second)
-	line := fmt.Sprintf("[%d/%d] %-28s %-20s %-11s %5.1fs  (%d passed, %d failed, %d unsupported, ETA %s)",
-		p.done, p.total, r.Server+"_"+r.Client, r.Case, r.Result, r.Seconds, p.passed, p.failed, p.unsupported, eta)
-	if r.Result == Failed {
+	line := fmt.Sprintf("[%d/%d] %-28s %-20s %-11s %5.1fs  (%d passed, %d failed, %d unsupported%s, ETA %s)",
+		p.done, p.total, r.Server+"_"+r.Client, r.Case, verdict, r.Seconds, p.passed, p.failed, p.unsupported, flaky, eta)
+	if r.Result == Failed || r.Flaky() {
 		line += "\n      " + r.Reason
 	}
 	if r.Details != "" {
@@ -70,28 +82,37 @@ func (p *progress) record(r CellResult) {
 }
 
 // PrintMatrix prints, per test case, a client x server table with upstream's abbreviations:
-// the case letter when it succeeded, lower case x-marked when it failed, '-' when unsupported.
+// the case letter when it succeeded, lower case x-marked when it failed, '-' when unsupported;
+// a flaky cell (--repeat) adds "~k/N", its pass rate, to the majority's mark.
 func PrintMatrix(w io.Writer, cases []*Case, clients, servers []Impl, results []CellResult) {
-	by := map[string]string{}
+	by, flaky := map[string]string{}, map[string]string{}
+	anyFlaky := false
 	for _, r := range results {
 		by[r.Client+"|"+r.Server+"|"+r.Case] = r.Result
+		if r.Flaky() {
+			flaky[r.Client+"|"+r.Server+"|"+r.Case], anyFlaky = " ~"+r.PassRate(), true
+		}
 	}
 	sNames := make([]string, len(servers))
 	for i, s := range servers {
 		sNames[i] = s.Name
 	}
-	fmt.Fprintf(w, "\nresults (rows: client, columns: server; %s = succeeded, %s = failed, - = unsupported, . = not run)\n", "✓", "✕")
+	legend := ""
+	if anyFlaky {
+		legend = ", ~k/N = flaky: k of N repetitions passed"
+	}
+	fmt.Fprintf(w, "\nresults (rows: client, columns: server; %s = succeeded, %s = failed, - = unsupported, . = not run%s)\n", "✓", "✕", legend)
 	for _, c := range cases {
 		fmt.Fprintf(w, "\n%s (%s)\n%-12s %s\n", c.Name, c.Abbr, "", strings.Join(pad(sNames), " "))
 		for _, cl := range clients {
 			var row []string
 			for _, s := range servers {
-				mark := "."
-				switch by[cl.Name+"|"+s.Name+"|"+c.Name] {
+				mark, key := ".", cl.Name+"|"+s.Name+"|"+c.Name
+				switch by[key] {
 				case Succeeded:
-					mark = "✓ " + c.Abbr
+					mark = "✓ " + c.Abbr + flaky[key]
 				case Failed:
-					mark = "✕ " + c.Abbr
+					mark = "✕ " + c.Abbr + flaky[key]
 				case Unsupported:
 					mark = "-"
 				}
@@ -123,6 +144,17 @@ func Counts(results []CellResult) (passed, failed, unsupported int) {
 		}
 	}
 	return
+}
+
+// FlakyCount counts the cells whose --repeat repetitions disagreed.
+func FlakyCount(results []CellResult) int {
+	n := 0
+	for _, r := range results {
+		if r.Flaky() {
+			n++
+		}
+	}
+	return n
 }
 
 // SortResults orders results by server, client and case for stable output files.

@@ -33,6 +33,9 @@ type CellResult struct {
 	Values  []float64 `json:"values,omitempty"`
 	Cross   []float64 `json:"cross_traffic_kbps,omitempty"` // crosstraffic: the TCP flow's mean per repetition
 	Details string    `json:"details,omitempty"`
+	// --repeat N > 1 (non-measurement cells): the pass rate k/N, flaky when 0 < k < N, and each
+	// repetition; Result is then the majority (k > N/2; a tie is failed). Absent when run once.
+	Repeat *Repeats `json:"repeat,omitempty"`
 }
 
 func mean(xs []float64) float64 {
@@ -63,8 +66,9 @@ func measurementDetails(values []float64) string {
 // Journal appends cell results to results.jsonl as they finish, so an interrupted run keeps
 // them and --resume can skip them.
 type Journal struct {
-	mu sync.Mutex
-	f  *os.File
+	mu   sync.Mutex
+	f    *os.File
+	path string
 }
 
 // OpenJournal opens (appending) path and returns the results already in it.
@@ -85,10 +89,11 @@ func OpenJournal(path string) (*Journal, []CellResult, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Journal{f: f}, done, nil
+	return &Journal{f: f, path: path}, done, nil
 }
 
-// Add writes one result line and syncs it.
+// Add writes one result line and syncs it. A write that fails (a full disk) is cut back to
+// where the file ended, so the journal never holds half a line that the next one would spoil.
 func (j *Journal) Add(r CellResult) error {
 	line, err := json.Marshal(r)
 	if err != nil {
@@ -96,10 +101,19 @@ func (j *Journal) Add(r CellResult) error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, err := j.f.Write(append(line, '\n')); err != nil {
-		return err
+	st, err := j.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%s: %w", j.path, err)
 	}
-	return j.f.Sync()
+	_, err = j.f.Write(append(line, '\n'))
+	if err == nil {
+		err = j.f.Sync()
+	}
+	if err != nil {
+		_ = j.f.Truncate(st.Size())
+		return fmt.Errorf("%s: %w", j.path, err)
+	}
+	return nil
 }
 
 // Close closes the journal.
@@ -175,12 +189,21 @@ func WriteJUnit(path string, results []CellResult) error {
 	type skipped struct {
 		Message string `xml:"message,attr"`
 	}
+	type property struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
+	type properties struct {
+		List []property `xml:"property"`
+	}
 	type tc struct {
-		Name      string   `xml:"name,attr"`
-		Classname string   `xml:"classname,attr"`
-		Time      string   `xml:"time,attr"`
-		Failure   *failure `xml:"failure,omitempty"`
-		Skipped   *skipped `xml:"skipped,omitempty"`
+		Name       string      `xml:"name,attr"`
+		Classname  string      `xml:"classname,attr"`
+		Time       string      `xml:"time,attr"`
+		Properties *properties `xml:"properties,omitempty"`
+		Failure    *failure    `xml:"failure,omitempty"`
+		Skipped    *skipped    `xml:"skipped,omitempty"`
+		SystemOut  string      `xml:"system-out,omitempty"`
 	}
 	type suite struct {
 		Name     string `xml:"name,attr"`
@@ -198,6 +221,16 @@ func WriteJUnit(path string, results []CellResult) error {
 			suites[name] = s
 		}
 		c := tc{Name: r.Case, Classname: "quic." + name, Time: fmt.Sprintf("%.1f", r.Seconds)}
+		if rp := r.Repeat; rp != nil { // --repeat: the pass rate and each repetition's outcome
+			props := []property{{"passed", r.PassRate()}, {"flaky", fmt.Sprint(rp.Flaky)}}
+			for i, x := range rp.Of {
+				props = append(props, property{fmt.Sprintf("r%d", i+1), fmt.Sprintf("%s (seed %d)", x.Result, x.Seed)})
+			}
+			c.Properties = &properties{props}
+			if r.Result == Succeeded && r.Reason != "" {
+				c.SystemOut = r.Reason // a flaky cell that passed by majority: which repetition did not
+			}
+		}
 		switch r.Result {
 		case Failed:
 			c.Failure = &failure{Message: r.Reason}

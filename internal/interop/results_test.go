@@ -110,3 +110,29 @@ func TestMeasurementsGoToTheirOwnListLikeUpstream(t *testing.T) {
 		t.Fatal(measurementDetails([]float64{8000}))
 	}
 }
+
+// A journal on a full device reports the error with its path instead of losing the result quietly.
+func TestJournalAddOnFullDiskSaysSo(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	j := &Journal{f: f, path: "/dev/full"}
+	defer j.Close()
+	err = j.Add(CellResult{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
+	if err == nil || !strings.Contains(err.Error(), "/dev/full") || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestDiskRoomOfAMissingFolderIsAnError(t *testing.T) {
+	if err := checkDiskRoom(t.TempDir()); err != nil {
+		t.Skipf("this machine's temp dir is nearly full: %v", err)
+	}
+	if err := checkDiskRoom("/nonexistent-wirelab"); err == nil {
+		t.Fatal("a missing folder has room?")
+	}
+}

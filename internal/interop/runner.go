@@ -26,6 +26,7 @@ type Runner struct {
 	Seed     uint64
 	Profile  string // overrides every case's profile when set
 	CertsDir string
+	Repeat   int // --repeat: runs of each non-measurement cell (<= 1: once, in the cell's folder)
 }
 
 type cellJob struct {
@@ -34,8 +35,13 @@ type cellJob struct {
 }
 
 // RunMatrix runs every client x server x case not already in done, writing each result to the
-// journal as it finishes. It returns all results, done ones included.
-func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases []*Case, done []CellResult) []CellResult {
+// journal as it finishes. It returns all results, done ones included. A full disk, or a result the
+// journal cannot keep, stops the run: that cell and those in flight end as interrupted (--resume
+// runs them again), and the error says why.
+func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases []*Case, done []CellResult) ([]CellResult, error) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var journalErr error
 	have := map[string]bool{}
 	results := append([]CellResult(nil), done...)
 	for _, d := range done {
@@ -82,7 +88,19 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 				if ctx.Err() != nil {
 					return // an interrupted cell has no verdict; --resume runs it again
 				}
-				_ = r.Journal.Add(res)
+				err := checkDiskRoom(r.Run.Dir) // a cell that ran out of disk has no verdict
+				if err == nil {
+					err = r.Journal.Add(res)
+				}
+				if err != nil {
+					mu.Lock()
+					if journalErr == nil {
+						journalErr = err
+					}
+					mu.Unlock()
+					stop()
+					return
+				}
 				mu.Lock()
 				results = append(results, res)
 				p.record(res)
@@ -101,7 +119,7 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 	}
 	close(work)
 	wg.Wait()
-	return results
+	return results, journalErr
 }
 
 // complianceProbes starts each image in each of its roles, in the real topology, with a random

@@ -432,11 +432,13 @@ func CheckZeroRTT(t *Trace) Result {
 	}
 	var zero, one int
 	var zeroStream uint64
+	opaque, zeroConn := false, -1 // 0-RTT packets tshark could not decrypt; their connection
 	for _, p := range t.Filter(func(p *Packet) bool { return p.Dir == ClientToServer }) {
 		switch p.Type {
 		case Type0RTT:
 			zero += p.Payload
 			zeroStream += streamBytes(p.Frames)
+			opaque, zeroConn = opaque || !p.Decrypted, p.Conn
 		case Type1RTT:
 			if !p.ProbeOnly() { // PMTU probes carry no data
 				one += p.Payload
@@ -446,8 +448,15 @@ func CheckZeroRTT(t *Trace) Result {
 	if zero == 0 {
 		return fail(name, "no 0-RTT payload from the client")
 	}
-	if zeroStream == 0 {
-		return fail(name, "the client's 0-RTT packets (%d B) carry no STREAM data (not decrypted, or no requests in them)", zero)
+	via := ""
+	if zeroStream == 0 && opaque {
+		if n := requestsOpenedBefore1RTT(t, zeroConn); n > 0 {
+			via = fmt.Sprintf(" (0-RTT not decrypted, no early secret in the keylog: %d answered request streams never opened in 1-RTT)", n)
+		} else {
+			return fail(name, "the client's 0-RTT packets (%d B) could not be decrypted, and every answered request was opened in 1-RTT", zero)
+		}
+	} else if zeroStream == 0 {
+		return fail(name, "the client's 0-RTT packets (%d B) carry no STREAM data (no requests in them)", zero)
 	}
 	if r, ok := earlyDataAccepted(name, t); !ok {
 		return r
@@ -455,7 +464,34 @@ func CheckZeroRTT(t *Trace) Result {
 	if one > MaxZeroRTTClient1RTTPayload {
 		return fail(name, "client sent %d B of 1-RTT payload (0-RTT %d B), want <= %d", one, zero, MaxZeroRTTClient1RTTPayload)
 	}
-	return pass(name, "2 handshakes, %d B 0-RTT payload (%d B STREAM data) accepted by the server, %d B client 1-RTT payload", zero, zeroStream, one)
+	return pass(name, "2 handshakes, %d B 0-RTT payload (%d B STREAM data)%s accepted by the server, %d B client 1-RTT payload", zero, zeroStream, via, one)
+}
+
+// requestsOpenedBefore1RTT counts, in connection conn, the client-initiated bidirectional streams
+// the server sends STREAM data on while the client never sends their first bytes (offset 0) in
+// 1-RTT: those requests travelled in 0-RTT. It stands in for decrypting 0-RTT where the client's
+// TLS stack logs no CLIENT_EARLY_TRAFFIC_SECRET (Go's crypto/tls, so every quic-go client).
+func requestsOpenedBefore1RTT(t *Trace, conn int) int {
+	answered, opened1RTT := map[int64]bool{}, map[int64]bool{}
+	for _, p := range t.Filter(func(p *Packet) bool { return p.Conn == conn && p.Type == Type1RTT }) {
+		for _, f := range p.Frames {
+			if !f.IsStream() || f.StreamID%4 != 0 {
+				continue
+			}
+			if p.Dir == ServerToClient {
+				answered[f.StreamID] = true
+			} else if f.Offset == 0 {
+				opened1RTT[f.StreamID] = true
+			}
+		}
+	}
+	n := 0
+	for id := range answered {
+		if !opened1RTT[id] {
+			n++
+		}
+	}
+	return n
 }
 
 func streamBytes(fs []Frame) uint64 {

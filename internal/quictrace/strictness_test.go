@@ -83,6 +83,23 @@ func TestZeroRTTRequestsAcceptedByServer(t *testing.T) {
 	wantPass(t, CheckZeroRTT(build(requests, ee(TLSExtEarlyData))))
 	wantFail(t, CheckZeroRTT(build(pingOnly, ee(TLSExtEarlyData))), "carry no STREAM data")
 	wantFail(t, CheckZeroRTT(build(requests, ee())), "0-RTT was rejected")
+
+	// Go's crypto/tls logs no early secret: 0-RTT stays opaque, and the requests are inferred
+	// from 1-RTT — answered streams the client never opened there came in 0-RTT.
+	opaque := pkt(ClientToServer, Type0RTT)
+	opaque.Decrypted = false
+	answer := pkt(ServerToClient, Type1RTT, Frame{Type: FrameStreamMin + 3, StreamID: 4, Length: 32})
+	withAnswers := func(ps ...Packet) *Trace {
+		tr := build(opaque, ee(TLSExtEarlyData))
+		for _, p := range ps {
+			tr.Datagrams = append(tr.Datagrams, Datagram{Frame: len(tr.Datagrams) + 1, Dir: p.Dir, UDPLen: 1200, Packets: []Packet{p}})
+		}
+		return tr
+	}
+	wantPass(t, CheckZeroRTT(withAnswers(answer)))
+	in1RTT := pkt(ClientToServer, Type1RTT, Frame{Type: FrameStreamMin + 3, StreamID: 4, Length: 17})
+	wantFail(t, CheckZeroRTT(withAnswers(in1RTT, answer)), "every answered request was opened in 1-RTT")
+	wantFail(t, CheckZeroRTT(withAnswers()), "could not be decrypted")
 }
 
 // resumption: the second handshake showed no Certificate when its Handshake packets were not

@@ -122,15 +122,21 @@ func (c *Cell) Exec(ctx context.Context, service string, args ...string) ([]byte
 // read them earlier would judge a fast cell without its last packets. It returns an error
 // naming the sim's exit when the sim did not stop cleanly (its traces are then unsealed).
 func (c *Cell) Fence(ctx context.Context) error {
+	inspect := func() (string, error) {
+		return c.run.Docker.Run(ctx, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", c.Container("sim"))
+	}
+	if state, err := inspect(); err == nil && !strings.HasPrefix(state, "running") {
+		return fmt.Errorf("the sim died (%s) before the cell ended: its traces are not sealed", state)
+	}
 	_ = c.Cmd(ctx, "stop", "-t", "1", "client", "server").Run()
 	if out, err := c.Cmd(ctx, "stop", "-t", "5", "sim").CombinedOutput(); err != nil {
 		return fmt.Errorf("cell %s: stopping the sim: %s", c.Name, lastLine(out, err))
 	}
-	state, err := c.run.Docker.Run(ctx, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}} {{.State.OOMKilled}}", c.Container("sim"))
+	state, err := inspect()
 	if err != nil {
 		return fmt.Errorf("cell %s: the sim: %v", c.Name, err)
 	}
-	if state != "exited 0 false" {
+	if state != "exited 0" {
 		return fmt.Errorf("the sim did not stop cleanly (%s): its traces are not sealed", state)
 	}
 	return nil

@@ -84,7 +84,7 @@ func TestIntegrationFenceSealsTheLastPackets(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = killed.Fence(ctx)
-	if err == nil || !strings.Contains(err.Error(), "sim did not stop cleanly") {
+	if err == nil || !strings.Contains(err.Error(), "the sim died (exited 137)") {
 		t.Fatalf("a killed sim: Fence said %v", err)
 	}
 	if err := capture.Verify(filepath.Join(killed.Dir, "sim")); !errors.Is(err, capture.ErrUnsealed) {

@@ -1,0 +1,230 @@
+package main
+
+// Faults in the middle of a real run: containers killed under running cells, the runner itself
+// killed with SIGKILL, then `wirelab clean` and --resume; and a disk that fills up under out/.
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// faultArgs is a 20-cell matrix of short cases (two stacks both ways).
+var faultArgs = []string{"quic", "-j", "2", "--seed", "5", "--clients", "quic-go,ngtcp2", "--servers", "quic-go,ngtcp2",
+	"--tests", "handshake,transfer,retry,chacha20,http3"}
+
+// journalLines parses every line of results.jsonl, failing the test on a line that is not a
+// whole result (an interrupted write must not leave half a line).
+func journalLines(t *testing.T, path string) []cellLine {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		t.Fatal(err)
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	if data[len(data)-1] != '\n' {
+		t.Fatalf("%s ends inside a line", path)
+	}
+	return readJournal(t, path)
+}
+
+// chaos kills, in the run's cells as they come up, the sim of the 2nd cell and the server of
+// the 4th (2 of 20 cells: 10 %), once each cell's client runs. It returns "project/service"
+// for each kill made.
+func chaos(t *testing.T, id string, stop <-chan struct{}) <-chan []string {
+	done := make(chan []string, 1)
+	go func() {
+		seen, killed := map[string]int{}, []string{}
+		victims := map[int]string{2: "sim", 4: "server"}
+		for {
+			select {
+			case <-stop:
+				done <- killed
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+			out, _ := exec.Command("docker", "ps", "--filter", "label=wirelab.run="+id, "--format",
+				`{{.Label "com.docker.compose.project"}} {{.Label "com.docker.compose.service"}}`).Output()
+			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				project, svc, ok := strings.Cut(l, " ")
+				if !ok || svc != "client" || strings.Contains(project, "compliance") {
+					continue
+				}
+				if _, old := seen[project]; old {
+					continue
+				}
+				seen[project] = len(seen) + 1
+				if victim, ok := victims[seen[project]]; ok {
+					time.Sleep(300 * time.Millisecond) // the client is under way
+					if err := exec.Command("docker", "kill", project+"-"+victim+"-1").Run(); err == nil {
+						killed = append(killed, project+"/"+victim)
+					}
+				}
+			}
+		}
+	}()
+	return done
+}
+
+func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
+	bin := integration(t)
+	id, out := runID(t, "it-fault"), t.TempDir()
+	journal := filepath.Join(out, "quic", id, "results.jsonl")
+	args := append(append([]string{}, faultArgs...), "--run-id", id, "--out", out)
+
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = "../.."
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	kills := chaos(t, id, stop)
+	deadline := time.Now().Add(8 * time.Minute)
+	for len(journalLines(t, journal)) < 8 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("8 cells did not finish in time:\n%s", log.String())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	close(stop)
+	killed := <-kills
+	_ = cmd.Process.Kill() // SIGKILL: no cleanup of its own
+	_ = cmd.Wait()
+	before := journalLines(t, journal)
+	t.Logf("runner killed after %d cells; containers killed: %v", len(before), killed)
+	if len(killed) != 2 {
+		t.Fatalf("chaos killed %v, want a sim and a server", killed)
+	}
+	if left := labelled(t, "wirelab.run="+id); len(left) == 0 {
+		t.Log("nothing was running when the runner died (the test then proves less)")
+	}
+	if code, cl := wirelab(t, bin, "clean", "--run-id", id); code != 0 {
+		t.Fatalf("clean: exit %d\n%s", code, cl)
+	}
+	assertNothingLeft(t, id)
+
+	start := time.Now()
+	code, resumed := wirelab(t, bin, append(args, "--resume")...)
+	t.Logf("resume: exit %d in %s\n%s", code, time.Since(start).Round(time.Second), resumed)
+	assertNothingLeft(t, id)
+	after := journalLines(t, journal)
+	for i, c := range before { // what the killed run finished is kept as it was
+		if after[i] != c {
+			t.Errorf("journal line %d changed: %+v -> %+v", i+1, c, after[i])
+		}
+	}
+	cells := map[string]cellLine{}
+	for _, c := range after {
+		cells[c.Server+"_"+c.Client+"/"+c.Case] = c
+	}
+	if len(cells) != 20 {
+		t.Fatalf("%d distinct cells after the resume, want 20", len(cells))
+	}
+	// The killed cells failed, each naming what died; every other cell passed.
+	faulty := 0
+	for key, c := range cells {
+		named := strings.Contains(c.Reason, "the sim died") || strings.Contains(c.Reason, "the sim had exited") ||
+			strings.Contains(c.Reason, "the sim did not stop cleanly (exited 137)") ||
+			strings.Contains(c.Reason, "server: exited 137") || strings.Contains(c.Reason, "the server had exited 137")
+		switch {
+		case c.Result == "failed" && named:
+			faulty++
+			t.Logf("%s: %s", key, c.Reason)
+		case c.Result != "succeeded":
+			t.Errorf("%s: %s (%s)", key, c.Result, c.Reason)
+		}
+	}
+	if faulty != len(killed) {
+		t.Errorf("%d cells failed naming what died, want %d", faulty, len(killed))
+	}
+}
+
+// A disk that fills up under out/ mid-run: the run stops with one clear line and exit 3, and the
+// journal keeps every cell it had, each line whole; with room again --resume completes the run.
+func TestIntegrationFaultsFullDisk(t *testing.T) {
+	bin := integration(t)
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root (CI runs as root)")
+	}
+	out := t.TempDir()
+	if msg, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64m", "wirelab-fulldisk", out).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v %s", err, msg)
+	}
+	defer exec.Command("umount", "-l", out).Run()
+	id := runID(t, "it-disk")
+	journal := filepath.Join(out, "quic", id, "results.jsonl")
+	args := []string{"quic", "-j", "1", "--seed", "5", "--clients", "quic-go", "--servers", "quic-go",
+		"--tests", "handshake,retry,resumption,http3,chacha20", "--run-id", id, "--out", out}
+
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = "../.."
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for len(journalLines(t, journal)) < 2 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("2 cells did not finish:\n%s", log.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// Fill the disk: what the run writes next (www files, traces, the journal) finds no room.
+	filler := filepath.Join(out, "filler")
+	_ = exec.Command("dd", "if=/dev/zero", "of="+filler, "bs=1M", "count=80").Run()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("a full disk hung the run:\n%s", log.String())
+	}
+	code := cmd.ProcessState.ExitCode()
+	last := lastLine(log.String())
+	t.Logf("full disk: exit %d, last line %q", code, last)
+	if code != 3 || !strings.Contains(last, "no space left on device") {
+		t.Errorf("want exit 3 and a last line naming the full disk, got %d %q\n%s", code, last, log.String())
+	}
+	kept := journalLines(t, journal)
+	if len(kept) < 2 {
+		t.Errorf("journal lost cells: %d left", len(kept))
+	}
+	assertNothingLeft(t, id)
+
+	os.Remove(filler)
+	code, resumed := wirelab(t, bin, append(args, "--resume")...)
+	if code != 0 {
+		t.Fatalf("resume after freeing the disk: exit %d\n%s", code, resumed)
+	}
+	if n := len(journalLines(t, journal)); n < 5 {
+		t.Errorf("after the resume %d journal lines, want >= 5", n)
+	}
+	assertNothingLeft(t, id)
+}
+
+func lastLine(s string) string {
+	var last string
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			last = l
+		}
+	}
+	return last
+}

@@ -1,0 +1,124 @@
+package interop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// MaxRepeat bounds --repeat.
+const MaxRepeat = 1000
+
+// Repeats is what --repeat N (N > 1) adds to a cell's result: how many of its repetitions
+// passed, and each repetition's outcome. A cell run once has none (results.jsonl lines of
+// --repeat 1 runs are unchanged).
+type Repeats struct {
+	Passes int          `json:"passes"`
+	Runs   int          `json:"runs"`
+	Flaky  bool         `json:"flaky"` // 0 < passes < runs
+	Of     []Repetition `json:"repetitions"`
+}
+
+// Repetition is one run of a cell's topology under --repeat, in <cell>/r<i>/ with its own seed
+// (and its own rerun.sh naming that seed).
+type Repetition struct {
+	Seed    uint64  `json:"seed"`
+	Result  string  `json:"result"`
+	Reason  string  `json:"reason,omitempty"`
+	Seconds float64 `json:"seconds"`
+	Dir     string  `json:"dir"`
+}
+
+// PassRate is "k/N" for a repeated cell, "" for a cell run once.
+func (r CellResult) PassRate() string {
+	if r.Repeat == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", r.Repeat.Passes, r.Repeat.Runs)
+}
+
+// Flaky reports whether some but not all of a repeated cell's repetitions passed.
+func (r CellResult) Flaky() bool { return r.Repeat != nil && r.Repeat.Flaky }
+
+// RepeatSeed is the seed of repetition i (1-based) of a cell in a run with seed seed.
+// Repetition 1 uses the run seed itself, so the first repetition of `--repeat N --seed S` is
+// the cell of `--seed S`; every later one gets a splitmix64 mix of the seed and i (distinct for
+// distinct i before the final shift), kept below 2^63 like the random run seeds.
+func RepeatSeed(seed uint64, i int) uint64 {
+	if i <= 1 {
+		return seed
+	}
+	z := seed + uint64(i)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return z >> 1
+}
+
+// aggregate turns the repetitions of a cell into its verdict (the majority, for result.json):
+// unsupported if any repetition was (an endpoint answered 127: more runs would not change it);
+// else succeeded if more than half passed, so a tie (k = N/2) is failed. The reason names the
+// pass rate and the first repetition that did not pass.
+func aggregate(reps []Repetition) (result, reason string, rep Repeats) {
+	rep = Repeats{Runs: len(reps), Of: reps}
+	first := -1
+	for i, r := range reps {
+		if r.Result == Unsupported {
+			return Unsupported, fmt.Sprintf("r%d: %s", i+1, r.Reason), rep
+		}
+		if r.Result == Succeeded {
+			rep.Passes++
+		} else if first < 0 {
+			first = i
+		}
+	}
+	rep.Flaky = rep.Passes > 0 && rep.Passes < rep.Runs
+	result = Failed
+	if 2*rep.Passes > rep.Runs {
+		result = Succeeded
+	}
+	if first >= 0 {
+		flaky := ""
+		if rep.Flaky {
+			flaky = " (flaky)"
+		}
+		reason = fmt.Sprintf("%d/%d passed%s; r%d: %s", rep.Passes, rep.Runs, flaky, first+1, reps[first].Reason)
+	}
+	return result, reason, rep
+}
+
+// runRepeated runs a non-measurement cell: once in dir when r.Repeat <= 1 (the layout and
+// result of a run without --repeat), else r.Repeat times, one after the other, repetition i in
+// dir/r<i>/ with seed RepeatSeed(r.Seed, i). A repetition that is unsupported ends the cell.
+// Measurements keep their own repetitions (runCell) and do not come here.
+func (r *Runner) runRepeated(ctx context.Context, server, client Impl, c *Case, dir string, res CellResult) CellResult {
+	n := r.Repeat
+	if n <= 1 {
+		one := r.runOnce(ctx, server, client, c, dir)
+		res.Result, res.Reason, res.Rerun = one.Result, one.Reason, one.Rerun
+		return res
+	}
+	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch, with every repetition
+	var reps []Repetition
+	for i := 1; i <= n && ctx.Err() == nil; i++ {
+		rr := *r // the same runner with this repetition's seed (files, sim, rerun.sh)
+		rr.Seed = RepeatSeed(r.Seed, i)
+		d := filepath.Join(dir, fmt.Sprintf("r%d", i))
+		start := time.Now()
+		one := rr.runOnce(ctx, server, client, c, d)
+		reps = append(reps, Repetition{Seed: rr.Seed, Result: one.Result, Reason: one.Reason,
+			Seconds: time.Since(start).Round(100 * time.Millisecond).Seconds(), Dir: d})
+		if i == 1 && one.Rerun != "" {
+			res.Rerun = fmt.Sprintf("%s --repeat %d", one.Rerun, n)
+		}
+		if one.Result == Unsupported {
+			break
+		}
+	}
+	var rep Repeats
+	res.Result, res.Reason, rep = aggregate(reps)
+	res.Repeat = &rep
+	return res
+}
