@@ -118,6 +118,7 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 
 	start := time.Now()
 	code, resumed := wirelab(t, bin, append(args, "--resume")...)
+	t.Logf("first run (SIGKILLed):\n%s", log.String())
 	t.Logf("resume: exit %d in %s\n%s", code, time.Since(start).Round(time.Second), resumed)
 	assertNothingLeft(t, id)
 	after := journalLines(t, journal)
@@ -142,7 +143,10 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 		switch {
 		case c.Result == "failed" && named:
 			faulty++
-			t.Logf("%s: %s", key, c.Reason)
+			t.Logf("%s: %.1fs: %s", key, c.Seconds, c.Reason)
+			if c.Seconds >= 60 { // the cases' time limit: a dead peer must not hang the cell
+				t.Errorf("%s took %.0fs, its limit is 60s", key, c.Seconds)
+			}
 		case c.Result != "succeeded":
 			t.Errorf("%s: %s (%s)", key, c.Result, c.Reason)
 		}

@@ -11,6 +11,7 @@ import (
 
 type cellLine struct {
 	Server, Client, Case, Result, Reason string
+	Seconds                              float64
 }
 
 func readJournal(t *testing.T, path string) []cellLine {

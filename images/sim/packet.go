@@ -72,7 +72,14 @@ func parsePacket(buf []byte) packet {
 	p.info.Src = netip.AddrPortFrom(src, binary.BigEndian.Uint16(buf[p.l4:]))
 	p.info.Dst = netip.AddrPortFrom(dst, binary.BigEndian.Uint16(buf[p.l4+2:]))
 	p.info.PayloadOffset, p.info.PayloadLen = p.payload, len(buf)-p.payload
+	p.info.VersionNegotiation = p.proto == protoUDP && isVersionNegotiation(buf[p.payload:])
 	return p
+}
+
+// isVersionNegotiation reports whether a UDP payload is a QUIC Version Negotiation packet
+// (RFC 8999 6: long header form, version 0). Deliver-mode corruption leaves those intact.
+func isVersionNegotiation(b []byte) bool {
+	return len(b) >= 5 && b[0]&0x80 != 0 && b[1]|b[2]|b[3]|b[4] == 0
 }
 
 // skipIPv6Extensions walks hop-by-hop, routing, fragment and destination-options headers.
@@ -101,7 +108,10 @@ func skipIPv6Extensions(buf []byte) (uint8, int) {
 }
 
 // apply carries out a decision on the packet bytes. Order matters: rewrites and CE marks come
-// with fixed checksums, corruption comes last and is left for the receiver's checksum to catch.
+// with fixed checksums, corruption comes last. By default it is left for the receiver's
+// checksum to catch (the kernel drops the packet); a flip with FixChecksum (the profile's
+// corrupt_deliver, as upstream's corrupt-rate) gets the UDP/TCP checksum recomputed over the
+// corrupted segment, so the endpoint receives the packet and its QUIC stack must reject it.
 func (p *packet) apply(d netem.Decision) {
 	if d.Rewrite != nil && p.l4 != 0 {
 		p.setEndpoints(d.Rewrite.Src, d.Rewrite.Dst)
@@ -109,10 +119,15 @@ func (p *packet) apply(d netem.Decision) {
 	if d.MarkCE {
 		p.markCE()
 	}
+	fix := false
 	for _, f := range d.Corrupt {
 		if f.Offset >= 0 && f.Offset < len(p.buf) {
 			p.buf[f.Offset] ^= f.Mask
+			fix = fix || f.FixChecksum
 		}
+	}
+	if fix && p.l4 != 0 {
+		p.transportChecksum()
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 // openTUN creates (or attaches to) the TUN device name without packet-info headers: reads and
 // writes are bare IP packets. The device has no offloads, so the kernel completes checksums and
 // segments GSO packets before handing them to us: the engine sees wire-sized packets with final
-// checksums, which is what makes corruption detectable by the receiver.
+// checksums, which is what makes default-mode corruption detectable by the receiver (deliver mode
+// recomputes them: images/sim/packet.go).
 //
 // The fd stays blocking: a reader thread parked in read(2) is woken by the kernel directly,
 // which on this 2-vCPU VM is about a millisecond faster at the tail than Go's netpoller.

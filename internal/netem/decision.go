@@ -32,6 +32,11 @@ func (c DropCause) String() string {
 type ByteFlip struct {
 	Offset int
 	Mask   byte
+	// FixChecksum (Params.CorruptDeliver) asks the I/O layer to recompute the
+	// UDP/TCP checksum after the flip, so the receiver accepts the datagram
+	// and hands the corrupted payload to the application. Without it the
+	// checksum is left as it was and the receiving kernel drops the packet.
+	FixChecksum bool
 }
 
 // Copy is an extra copy of the packet to send (duplication). It is identical

@@ -126,3 +126,64 @@ func TestSubstreamsDistinct(t *testing.T) {
 		t.Error("name boundaries do not separate streams")
 	}
 }
+
+// TestCorruptModesDeterministic: the upstream-style mode (window + deliver) is
+// as reproducible as the default, picks the same packets (the window and the
+// mode change only where and how a packet is corrupted), and loss still only
+// hides some of its choices without moving any.
+func TestCorruptModesDeterministic(t *testing.T) {
+	up := busy()
+	up.CorruptWindow, up.CorruptDeliver = 50, true
+	a, b := run(t, 7, up, 6000), run(t, 7, up, 6000)
+	ok(t, sameDecisions(a, b))
+	n := 0
+	for _, d := range a {
+		for _, f := range d.Corrupt {
+			n++
+			if !f.FixChecksum || f.Offset < 28 || f.Offset >= 28+50 {
+				t.Fatalf("seq %d: %+v, want a checksum-fixed flip in payload bytes [0,50) (offsets 28..77)", d.Seq, f)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("nothing corrupted")
+	}
+	ok(t, differentDecisions(a, run(t, 8, up, 6000)))
+
+	flips := func(p Params) map[int]ByteFlip {
+		m := map[int]ByteFlip{}
+		for _, d := range feed(newLink(t, ToServer, 9, p), 5000, 0, ms, 1000) {
+			if len(d.Corrupt) > 0 {
+				m[d.Seq] = d.Corrupt[0]
+			}
+		}
+		return m
+	}
+	whole := flips(Params{Corrupt: 0.1})
+	windowed := flips(Params{Corrupt: 0.1, CorruptWindow: 50, CorruptDeliver: true})
+	if len(whole) != len(windowed) {
+		t.Fatalf("corrupted %d packets with the whole payload, %d with a window", len(whole), len(windowed))
+	}
+	moved := 0
+	for seq, f := range whole {
+		g, sel := windowed[seq]
+		if !sel {
+			t.Fatalf("seq %d corrupted with the whole payload only", seq)
+		}
+		if f.Offset != g.Offset {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("the window moved no flip: it has no effect")
+	}
+	withLoss := flips(Params{Corrupt: 0.1, CorruptWindow: 50, CorruptDeliver: true, Loss: 0.3})
+	for seq, f := range withLoss {
+		if windowed[seq] != f {
+			t.Fatalf("seq %d corrupted as %+v with loss, %+v without", seq, f, windowed[seq])
+		}
+	}
+	if len(withLoss) == 0 || len(withLoss) >= len(windowed) {
+		t.Fatalf("corrupted %d with loss vs %d without: loss should only hide some", len(withLoss), len(windowed))
+	}
+}

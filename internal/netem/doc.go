@@ -25,7 +25,9 @@
 //     earlier packet unless jitter reordering is allowed;
 //  6. reordering (the packet overtakes Gap earlier ones), duplication
 //     (a second copy through the same queue), corruption (one byte inside the
-//     L4 payload, so the UDP/TCP checksum catches it).
+//     L4 payload, optionally within its first CorruptWindow bytes; the
+//     UDP/TCP checksum catches it unless CorruptDeliver has the I/O layer
+//     recompute the checksum so the endpoint itself must reject the packet).
 //
 // Dropped packets do not consume link capacity: loss is applied before the
 // bottleneck, as netem does.

@@ -38,10 +38,22 @@ func (s *streams) draw(p *Params, pkt PacketInfo) draws {
 		jitter:    [2]float64{open01(s.jitter), open01(s.jitter)},
 	}
 	// Offsets are drawn only when selected; that depends on this stream's own
-	// probability and the packet, never on another impairment's outcome.
+	// probability, its own settings and the packet, never on another
+	// impairment's outcome.
 	if s.corrupt.Float64() < p.Corrupt {
 		if off, n, ok := pkt.payload(); ok {
-			d.corrupt = &ByteFlip{Offset: off + s.corrupt.IntN(n), Mask: byte(1 + s.corrupt.IntN(255))}
+			if p.CorruptWindow > 0 {
+				n = min(n, p.CorruptWindow)
+			}
+			f := ByteFlip{Offset: off + s.corrupt.IntN(n), Mask: byte(1 + s.corrupt.IntN(255)), FixChecksum: p.CorruptDeliver}
+			// Deliver mode leaves QUIC Version Negotiation packets intact, as
+			// upstream does: a corrupted Initial's version field makes the
+			// server send one, and the client must get it as sent. The
+			// offsets are drawn all the same, so both modes select the same
+			// other packets.
+			if !(p.CorruptDeliver && pkt.VersionNegotiation) {
+				d.corrupt = &f
+			}
 		}
 	}
 	return d

@@ -25,9 +25,16 @@ type PacketInfo struct {
 	// by asking for CE (Decision.MarkCE).
 	ECN ECN
 	// PayloadOffset and PayloadLen locate the transport payload (after the
-	// UDP/TCP header) inside the IP packet. Corruption stays inside it so
-	// the transport checksum detects it; PayloadLen 0 disables corruption.
+	// UDP/TCP header) inside the IP packet. Corruption stays inside it (so
+	// the transport checksum detects it unless Params.CorruptDeliver has it
+	// fixed); PayloadLen 0 disables corruption.
 	PayloadOffset, PayloadLen int
+	// VersionNegotiation reports that the payload is a QUIC Version
+	// Negotiation packet (UDP; first byte with the long-header bit 0x80,
+	// version bytes 1..4 all zero). Deliver-mode corruption
+	// (Params.CorruptDeliver) never touches such a packet; the default mode
+	// ignores the flag.
+	VersionNegotiation bool
 	// Src and Dst are the transport endpoints. They matter only when NAT
 	// rebinding is on; leave them zero for packets without ports.
 	Src, Dst netip.AddrPort

@@ -29,8 +29,23 @@ type Params struct {
 	// Droplist holds 1-based arrival indices to drop in this direction.
 	Droplist []int
 
-	// Corrupt is the probability [0,1] of flipping one payload byte.
+	// Corrupt is the probability [0,1] of flipping one byte of the transport
+	// (UDP/TCP) payload: XOR with a random nonzero mask, so the byte always
+	// takes one of the 255 other values.
 	Corrupt float64
+	// CorruptWindow, when > 0, confines the flip to the first CorruptWindow
+	// bytes of the transport payload (all of it when shorter); 0 is the whole
+	// payload. Upstream's corrupt-rate uses 50 "so we frequently hit the QUIC
+	// header".
+	CorruptWindow int
+	// CorruptDeliver asks the I/O layer to recompute the transport checksum
+	// after the flip (ByteFlip.FixChecksum), so the endpoint receives the
+	// corrupted datagram and its own stack must reject it, as upstream's
+	// corrupt-rate does. Off (the default), the stale checksum makes the
+	// receiving kernel drop the packet: corruption is then a kind of loss.
+	// In this mode QUIC Version Negotiation packets are never corrupted (see
+	// PacketInfo.VersionNegotiation).
+	CorruptDeliver bool
 	// Duplicate is the probability [0,1] of sending a packet twice.
 	Duplicate float64
 	// Reorder sends some packets ahead of earlier ones.
@@ -143,6 +158,9 @@ func (p Params) Validate() error {
 	}
 	if p.LossMaxRun < 0 {
 		bad("negative loss max run %d", p.LossMaxRun)
+	}
+	if p.CorruptWindow < 0 {
+		bad("negative corrupt window %d", p.CorruptWindow)
 	}
 	if p.Jitter < 0 {
 		bad("negative jitter %v", p.Jitter)

@@ -165,6 +165,28 @@ func TestUpstreamScenarios(t *testing.T) {
 	if l := resolve("corrupt-rate:rate_to_client=3:rate_to_server=7").Initial(); l.ToClient.Corrupt != 0.03 || l.ToServer.Corrupt != 0.07 {
 		t.Errorf("corrupt-rate: %+v", l)
 	}
+	// Upstream's corrupt-rate: one of the first 50 payload bytes, delivered with a fixed
+	// checksum, both ways; the generic corrupt key keeps the checksum-loss default.
+	type mode struct {
+		window  int
+		deliver bool
+	}
+	for _, c := range []struct {
+		ref      string
+		up, down mode
+	}{
+		{"corrupt-rate:rate_to_client=30:rate_to_server=30", mode{50, true}, mode{50, true}},
+		{"corrupt-rate:rate_to_client=5:both.corrupt_deliver=false:both.corrupt_window=0", mode{}, mode{}},
+		{"corrupt-rate:to_server.corrupt_window=1200:to_client.corrupt_deliver=false", mode{1200, true}, mode{50, false}},
+		{"simple-p2p:both.corrupt=5%", mode{}, mode{}},
+		{"simple-p2p:both.corrupt=5%:both.corrupt_window=20:to_client.corrupt_deliver", mode{20, false}, mode{20, true}},
+	} {
+		l := resolve(c.ref).Initial()
+		up, down := mode{l.ToServer.CorruptWindow, l.ToServer.CorruptDeliver}, mode{l.ToClient.CorruptWindow, l.ToClient.CorruptDeliver}
+		if up != c.up || down != c.down {
+			t.Errorf("%s: up %+v down %+v, want %+v %+v", c.ref, up, down, c.up, c.down)
+		}
+	}
 
 	l := resolve("droplist:drops_to_client=1,3,5:drops_to_server=2").Initial()
 	if fmt.Sprint(l.ToClient.Droplist, l.ToServer.Droplist) != "[1 3 5] [2]" {

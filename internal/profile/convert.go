@@ -51,6 +51,8 @@ func (c converter) link(l *rawLink, dir netem.Direction) (netem.Params, error) {
 	p.LossMaxRun = int(or(l.LossMaxRun, 0))
 	p.Droplist = []int(or(l.Droplist, nil))
 	p.Corrupt = float64(or(l.Corrupt, 0))
+	p.CorruptWindow = int(or(l.CorruptWindow, 0))
+	p.CorruptDeliver = bool(or(l.CorruptDeliver, false))
 	p.Duplicate = float64(or(l.Duplicate, 0))
 	p.Rate = int64(or(l.Rate, 0))
 	p.Queue = netem.Depth(or(l.Queue, queueSize{}))

@@ -38,6 +38,8 @@ type rawLink struct {
 	GilbertElliott     *rawGE        `yaml:"gilbert_elliott"`
 	Droplist           *dropIndices  `yaml:"droplist"`
 	Corrupt            *percent      `yaml:"corrupt"`
+	CorruptWindow      *count        `yaml:"corrupt_window"`
+	CorruptDeliver     *flag         `yaml:"corrupt_deliver"`
 	Duplicate          *percent      `yaml:"duplicate"`
 	Reorder            *rawReorder   `yaml:"reorder"`
 	Rate               *rate         `yaml:"rate"`

@@ -46,7 +46,7 @@ func Full() []Scenario {
 		// Blackhole times count from the sim's start; probes start 1-3 s later and run 12 s, so
 		// the 2 s hole at 6 s falls well inside them even on a slow machine.
 		{Name: "blackhole", Profile: "blackhole:on=6s:off=2s:repeat=1", Capture: true, RTTCount: 6000, RTTInterval: 2 * time.Millisecond, BlackholeMs: 2000},
-		{Name: "corrupt-5", Profile: "corrupt-rate:rate_to_client=5:rate_to_server=5", Capture: true, RTTCount: 10000, RTTInterval: time.Millisecond, LossCheck: true, CorruptLoss: true},
+		{Name: "corrupt-5", Profile: "corrupt-rate:rate_to_client=5:rate_to_server=5:both.corrupt_deliver=false:both.corrupt_window=0", Capture: true, RTTCount: 10000, RTTInterval: time.Millisecond, LossCheck: true, CorruptLoss: true},
 		// The sim starts ~2 s before the probes; 10 s of probes from there see rebinds at 3, 6, 9 s.
 		{Name: "rebind", Profile: "rebind-port:first-rebind=3s:rebind-freq=3s", Capture: true, RTTCount: 5000, RTTInterval: 2 * time.Millisecond, Rebinds: 3},
 	}
