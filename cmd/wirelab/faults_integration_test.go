@@ -38,6 +38,32 @@ func journalLines(t *testing.T, path string) []cellLine {
 	return readJournal(t, path)
 }
 
+// startRun starts wirelab in the background with its output collected.
+func startRun(t *testing.T, bin string, args []string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = "../.."
+	log := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, log
+}
+
+// waitForCells waits until the journal holds n cells, killing the run and failing after limit.
+func waitForCells(t *testing.T, cmd *exec.Cmd, log *bytes.Buffer, journal string, n int, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for len(journalLines(t, journal)) < n {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("%d cells did not finish in %s:\n%s", n, limit, log.String())
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
 // chaos kills, in the run's cells as they come up, the sim of the 2nd cell and the server of
 // the 4th (2 of 20 cells: 10 %), once each cell's client runs. It returns "project/service"
 // for each kill made.
@@ -82,23 +108,10 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 	journal := filepath.Join(out, "quic", id, "results.jsonl")
 	args := append(append([]string{}, faultArgs...), "--run-id", id, "--out", out)
 
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = "../.."
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, log := startRun(t, bin, args)
 	stop := make(chan struct{})
 	kills := chaos(t, id, stop)
-	deadline := time.Now().Add(8 * time.Minute)
-	for len(journalLines(t, journal)) < 8 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("8 cells did not finish in time:\n%s", log.String())
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
+	waitForCells(t, cmd, log, journal, 8, 8*time.Minute)
 	close(stop)
 	killed := <-kills
 	_ = cmd.Process.Kill() // SIGKILL: no cleanup of its own
@@ -173,21 +186,8 @@ func TestIntegrationFaultsFullDisk(t *testing.T) {
 	args := []string{"quic", "-j", "1", "--seed", "5", "--clients", "quic-go", "--servers", "quic-go",
 		"--tests", "handshake,retry,resumption,http3,chacha20", "--run-id", id, "--out", out}
 
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = "../.."
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(3 * time.Minute)
-	for len(journalLines(t, journal)) < 2 {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("2 cells did not finish:\n%s", log.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	cmd, log := startRun(t, bin, args)
+	waitForCells(t, cmd, log, journal, 2, 3*time.Minute)
 	// Fill the disk: what the run writes next (www files, traces, the journal) finds no room.
 	filler := filepath.Join(out, "filler")
 	_ = exec.Command("dd", "if=/dev/zero", "of="+filler, "bs=1M", "count=80").Run()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirelab/wirelab/internal/netem"
 	"github.com/wirelab/wirelab/internal/profile"
 )
 
@@ -112,5 +113,45 @@ func TestShippedCasesHaveTypicalSeconds(t *testing.T) {
 	}
 	if _, err := ParseCases("t.yml", []byte("cases:\n  - {name: a, abbr: A, testcase: h, checks: [files]}\n")); err != nil {
 		t.Errorf("typical_seconds is optional: %v", err)
+	}
+}
+
+// The loss and corruption cases emulate what upstream's ns-3 scenarios do: drop-rate without a
+// burst argument (plain Bernoulli loss, no cap on losses in a row) and corrupt-rate delivering one
+// corrupted byte among the first 50 of the UDP payload with a valid checksum.
+func TestLossAndCorruptionCasesMatchUpstream(t *testing.T) {
+	cases, err := LoadCases("../../conformance/quic/testcases.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, err := profile.LoadFile("../../images/sim/profiles.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		loss, corrupt float64
+	}{"handshakeloss": {0.30, 0}, "transferloss": {0.02, 0}, "handshakecorruption": {0, 0.30}, "transfercorruption": {0, 0.02}}
+	for _, c := range cases {
+		w, ok := want[c.Name]
+		if !ok {
+			continue
+		}
+		delete(want, c.Name)
+		r, err := profiles.Resolve(c.Profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := r.Initial()
+		for dir, p := range map[string]netem.Params{"to client": l.ToClient, "to server": l.ToServer} {
+			if p.Loss != w.loss || p.Corrupt != w.corrupt || p.LossMaxRun != 0 {
+				t.Errorf("%s %s: loss %v (max run %d), corrupt %v; want %v, no cap, %v", c.Name, dir, p.Loss, p.LossMaxRun, p.Corrupt, w.loss, w.corrupt)
+			}
+			if w.corrupt > 0 && (!p.CorruptDeliver || p.CorruptWindow != 50) {
+				t.Errorf("%s %s: corruption deliver=%v window=%d, want delivered within the first 50 bytes", c.Name, dir, p.CorruptDeliver, p.CorruptWindow)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("cases missing from testcases.yml: %v", want)
 	}
 }
