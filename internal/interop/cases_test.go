@@ -9,8 +9,9 @@ import (
 	"github.com/wirelab/wirelab/internal/profile"
 )
 
-// The shipped test cases parse, and every profile they name resolves.
-func TestShippedCases(t *testing.T) {
+// shippedCasesAndProfiles loads conformance/quic/testcases.yml and the sim's bundled profiles.
+func shippedCasesAndProfiles(t *testing.T) ([]*Case, *profile.File) {
+	t.Helper()
 	cases, err := LoadCases("../../conformance/quic/testcases.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -19,6 +20,12 @@ func TestShippedCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cases, profiles
+}
+
+// The shipped test cases parse, and every profile they name resolves.
+func TestShippedCases(t *testing.T) {
+	cases, profiles := shippedCasesAndProfiles(t)
 	byName := map[string]*Case{}
 	for _, c := range cases {
 		byName[c.Name] = c
@@ -120,14 +127,7 @@ func TestShippedCasesHaveTypicalSeconds(t *testing.T) {
 // burst argument (plain Bernoulli loss, no cap on losses in a row) and corrupt-rate delivering one
 // corrupted byte among the first 50 of the UDP payload with a valid checksum.
 func TestLossAndCorruptionCasesMatchUpstream(t *testing.T) {
-	cases, err := LoadCases("../../conformance/quic/testcases.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles, err := profile.LoadFile("../../images/sim/profiles.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases, profiles := shippedCasesAndProfiles(t)
 	want := map[string]struct {
 		loss, corrupt float64
 	}{"handshakeloss": {0.30, 0}, "transferloss": {0.02, 0}, "handshakecorruption": {0, 0.30}, "transfercorruption": {0, 0.02}}

@@ -6,14 +6,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wirelab/wirelab/internal/capture"
-	"github.com/wirelab/wirelab/internal/docker"
-	"github.com/wirelab/wirelab/internal/run"
 )
 
 // The last packets of a cell decide its verdict: a probe client sends 300 datagrams, the probe
@@ -22,22 +18,7 @@ import (
 // server-side trace holds every one of the 600 datagrams, the last echo included, and the seal
 // vouches for it. A sim killed instead of stopped leaves an unsealed trace and Fence names it.
 func TestIntegrationFenceSealsTheLastPackets(t *testing.T) {
-	if os.Getenv("WIRELAB_INTEGRATION") == "" {
-		t.Skip("set WIRELAB_INTEGRATION=1 (needs the docker engine and the sim and probe images)")
-	}
-	ctx := context.Background()
-	d := docker.New()
-	compose, err := d.Compose(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	r, ctx, err := run.Start(ctx, run.Options{Out: t.TempDir(), ID: run.NewID(time.Now()), Suite: "test"}, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Finish()
+	ctx, d, compose, root, r := integrationRun(t, "the sim and probe images")
 	var alloc Allocator
 	up := func(name string) *Cell {
 		subnets, release, err := alloc.Allocate(ctx, d, r.ID+"/"+name)
@@ -83,7 +64,7 @@ func TestIntegrationFenceSealsTheLastPackets(t *testing.T) {
 	if _, err := d.Run(ctx, "kill", killed.Container("sim")); err != nil {
 		t.Fatal(err)
 	}
-	err = killed.Fence(ctx)
+	err := killed.Fence(ctx)
 	if err == nil || !strings.Contains(err.Error(), "the sim died (exited 137)") {
 		t.Fatalf("a killed sim: Fence said %v", err)
 	}

@@ -2,35 +2,13 @@ package topology
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
-	"time"
-
-	"github.com/wirelab/wirelab/internal/docker"
-	"github.com/wirelab/wirelab/internal/run"
 )
 
 // Another process's network appears on a cell's subnets between allocation and compose up (two
 // runs at once): Up must move the cell to other subnets instead of failing it.
 func TestIntegrationUpMovesOffSubnetsTakenMeanwhile(t *testing.T) {
-	if os.Getenv("WIRELAB_INTEGRATION") == "" {
-		t.Skip("set WIRELAB_INTEGRATION=1 (needs the docker engine and the sim and endpoint images)")
-	}
-	ctx := context.Background()
-	d := docker.New()
-	compose, err := d.Compose(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	r, ctx, err := run.Start(ctx, run.Options{Out: t.TempDir(), ID: run.NewID(time.Now()), Suite: "test"}, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Finish()
+	ctx, d, compose, root, r := integrationRun(t, "the sim and endpoint images")
 
 	var alloc Allocator
 	key := r.ID + "/moved"
