@@ -116,7 +116,7 @@ func checkVersionAndCount(name string, t *Trace, want int) (Result, bool) {
 		return fail(name, "server Initials use versions %s, want only 0x1", versions(vs)), false
 	}
 	if hs := t.Handshakes(); len(hs) != want {
-		return fail(name, "%d handshakes (distinct server SCIDs in server Initials, less ghosts), want %d", len(hs), want), false
+		return fail(name, "%d handshakes (distinct server SCIDs in server Initials), want %d", len(hs), want), false
 	}
 	return Result{}, true
 }

@@ -18,12 +18,8 @@ func pkt(dir Direction, typ PacketType, frames ...Frame) Packet {
 	return Packet{Dir: dir, Type: typ, LongHdr: typ != Type1RTT, Version: Version1, Decrypted: true, PN: -1, Frames: frames}
 }
 
-// serverInitial is a server Initial of handshake scid carrying TLS messages (a bare ServerHello
-// when none are given: what makes it a handshake).
+// serverInitial is a server Initial of handshake scid carrying TLS messages.
 func serverInitial(scid string, tls ...TLSMessage) Packet {
-	if len(tls) == 0 {
-		tls = []TLSMessage{{Type: TLSServerHello}}
-	}
 	p := pkt(ServerToClient, TypeInitial)
 	p.SCID, p.TLS = scid, tls
 	return p
@@ -281,28 +277,4 @@ func firstConnectionKeys(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return dst
-}
-
-// A server Initial that carries no ServerHello and that the client never answers (aioquic closing
-// a ghost connection it kept for an undecryptable corrupted Initial) is no handshake.
-func TestHandshakesNeedAServerHello(t *testing.T) {
-	ghost := pkt(ServerToClient, TypeInitial, Frame{Type: 0x1c, StreamID: -1})
-	ghost.SCID = "ghost"
-	if hs := trace(serverInitial("s1"), ghost).Handshakes(); len(hs) != 1 || hs[0] != "s1" {
-		t.Fatalf("handshakes %v, want [s1]", hs)
-	}
-	if hs := trace(serverInitial("s1"), serverInitial("s2")).Handshakes(); len(hs) != 2 {
-		t.Fatalf("handshakes %v, want 2", hs)
-	}
-	// tshark could not decrypt it, but the client answered: a handshake.
-	opaque := pkt(ServerToClient, TypeInitial)
-	opaque.SCID, opaque.Decrypted = "s2", false
-	answer := pkt(ClientToServer, TypeHandshake)
-	answer.DCID = "s2"
-	if hs := trace(serverInitial("s1"), opaque, answer).Handshakes(); len(hs) != 2 {
-		t.Fatalf("handshakes %v, want 2 (s2 was answered)", hs)
-	}
-	if hs := trace(serverInitial("s1"), opaque).Handshakes(); len(hs) != 1 {
-		t.Fatalf("handshakes %v, want 1 (s2 neither hello nor answered)", hs)
-	}
 }

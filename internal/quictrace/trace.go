@@ -267,35 +267,10 @@ func (t *Trace) Filter(keep func(p *Packet) bool) []Packet {
 	return out
 }
 
-// Handshakes is the upstream runner's handshake count — the distinct SCIDs in server-sent
-// Initial packets, in order of first appearance — less ghosts: SCIDs whose Initials carry no
-// ServerHello and that the client never addressed (no client long-header packet to that DCID).
-// aioquic's server keeps state for a corrupted client Initial it cannot decrypt and, when it
-// shuts down, closes that ghost with an Initial from a fresh SCID that carries only
-// CONNECTION_CLOSE (seen in handshakecorruption once corrupted datagrams are delivered, as
-// upstream delivers them). Either sign alone keeps a real handshake: tshark may fail to decrypt
-// a server Initial after a corrupted client Initial confused its connection tracking (the client
-// still answers), and a server's orphan Initial that the client ignored still carries its
-// ServerHello (ngtcp2's Retry + Initial in transferreorder).
+// Handshakes is the upstream runner's handshake count: the number of distinct SCIDs in
+// server-sent Initial packets, in order of first appearance.
 func (t *Trace) Handshakes() []string {
-	real := map[string]bool{}
-	for _, p := range t.Filter(func(p *Packet) bool { return p.LongHdr }) {
-		switch {
-		case p.Dir == ClientToServer:
-			real[p.DCID] = true
-		case p.Type == TypeInitial:
-			for _, m := range p.TLS {
-				real[p.SCID] = real[p.SCID] || m.Type == TLSServerHello
-			}
-		}
-	}
-	var out []string
-	for _, scid := range serverInitialsDistinct(t, func(p *Packet) string { return p.SCID }) {
-		if real[scid] {
-			out = append(out, scid)
-		}
-	}
-	return out
+	return serverInitialsDistinct(t, func(p *Packet) string { return p.SCID })
 }
 
 // serverInitialsDistinct returns the distinct values of field over server-sent Initial packets,
