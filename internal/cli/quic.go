@@ -12,9 +12,10 @@ import (
 
 	"github.com/wirelab/wirelab/internal/certs"
 	"github.com/wirelab/wirelab/internal/docker"
-	"github.com/wirelab/wirelab/internal/interop"
 	"github.com/wirelab/wirelab/internal/manifest"
+	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/quicinterop"
 	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/topology"
 )
@@ -39,14 +40,14 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 		"<cell>/r<i>/ with its own seed derived from --seed and i (r1: --seed itself); result.json gets the majority "+
 		"(k > N/2 passed; a tie is failed; any unsupported repetition: unsupported), results.jsonl and junit.xml the "+
 		"pass rate k/N and flaky when 0 < k < N. Measurements (goodput, crosstraffic) keep their own repetitions "+
-		"and run once. --resume counts a cell done only once all its repetitions are journaled", interop.MaxRepeat))
+		"and run once. --resume counts a cell done only once all its repetitions are journaled", matrix.MaxRepeat))
 	var refs imageRefs
 	fs.Var(&refs, "image", "add an implementation by image reference: `NAME=IMAGE[:client,server]` (repeatable)")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
-	if *repeat < 1 || *repeat > interop.MaxRepeat {
-		return badInputf("--repeat %d: want 1..%d", *repeat, interop.MaxRepeat)
+	if *repeat < 1 || *repeat > matrix.MaxRepeat {
+		return badInputf("--repeat %d: want 1..%d", *repeat, matrix.MaxRepeat)
 	}
 	if *resume && opts.ID == "" {
 		return badInputf("--resume needs the --run-id of the run to complete")
@@ -56,26 +57,26 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	}
 
 	// All input is validated before anything starts.
-	cases, err := interop.LoadCases(*casesFile)
+	cases, err := quicinterop.LoadCases(*casesFile)
 	if err != nil {
 		return badInputf("%v", err)
 	}
-	if cases, err = interop.Select(cases, *testsFlag, func(c *interop.Case) string { return c.Name }, "test case"); err != nil {
+	if cases, err = matrix.Select(cases, *testsFlag, func(c *quicinterop.Case) string { return c.Name }, "test case"); err != nil {
 		return badInputf("--tests: %v", err)
 	}
 	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
 	if err != nil {
 		return err
 	}
-	impls := interop.ImplsFromManifests(ms)
+	impls := quicinterop.ImplsFromManifests(ms)
 	for _, ref := range refs {
-		impl, err := interop.ParseImageRef(ref)
+		impl, err := quicinterop.ParseImageRef(ref)
 		if err != nil {
 			return badInputf("%v", err)
 		}
 		impls = append(impls, impl)
 	}
-	var clients, servers []interop.Impl
+	var clients, servers []quicinterop.Impl
 	for _, i := range impls {
 		if i.Client {
 			clients = append(clients, i)
@@ -84,11 +85,11 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 			servers = append(servers, i)
 		}
 	}
-	name := func(i interop.Impl) string { return i.Name }
-	if clients, err = interop.Select(clients, *clientsFlag, name, "client"); err != nil {
+	name := func(i quicinterop.Impl) string { return i.Name }
+	if clients, err = matrix.Select(clients, *clientsFlag, name, "client"); err != nil {
 		return badInputf("--clients: %v", err)
 	}
-	if servers, err = interop.Select(servers, *serversFlag, name, "server"); err != nil {
+	if servers, err = matrix.Select(servers, *serversFlag, name, "server"); err != nil {
 		return badInputf("--servers: %v", err)
 	}
 	if len(clients) == 0 || len(servers) == 0 {
@@ -131,23 +132,23 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	journal, done, err := interop.OpenJournal(filepath.Join(r.Dir, "results.jsonl"))
+	journal, done, err := matrix.OpenJournal(filepath.Join(r.Dir, "results.jsonl"))
 	if err != nil {
 		return err
 	}
 	defer journal.Close()
 	fmt.Fprintf(e.stdout, "quic: run %s, seed %d: %d clients x %d servers x %d cases, -j %d -> %s\n",
 		r.ID, seed, len(clients), len(servers), len(cases), r.Jobs, r.Dir)
-	printPlan(e, interop.EstimatePlan(clients, servers, cases, done, *repeat, r.Jobs, interop.LoadHistory(filepath.Join(opts.Out, "quic"))), r.Dir)
+	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(quicinterop.PlanCells(clients, servers, cases), done, *repeat, r.Jobs, matrix.LoadHistory(filepath.Join(opts.Out, "quic"))), r.Dir)
 	start := time.Now()
-	runner := &interop.Runner{Run: r, Compose: compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: journal,
+	runner := &quicinterop.Runner{Run: r, Compose: compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: journal,
 		Progress: e.stdout, Seed: seed, Profile: *profileFlag, CertsDir: certDir, Repeat: *repeat,
-		Trace: interop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}}
+		Trace: quicinterop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}}
 	results, err := runner.RunMatrix(ctx, clients, servers, cases, done)
 	if err != nil { // the journal could not keep a result: nothing more can be written reliably
 		return &docker.EnvError{Msg: fmt.Sprintf("%v; the run stopped, its journal keeps every cell written before (--run-id %s --resume continues)", err, r.ID)}
 	}
-	interop.SortResults(results)
+	matrix.SortResults(results)
 
 	urls := map[string]string{}
 	var cNames, sNames []string
@@ -157,19 +158,19 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	for _, s := range servers {
 		sNames, urls[s.Name] = append(sNames, s.Name), s.URL
 	}
-	sum := interop.Summarize(cases, cNames, sNames, results, urls)
+	sum := quicinterop.Summarize(cases, cNames, sNames, results, urls)
 	sum.StartTime, sum.EndTime, sum.LogDir = float64(start.Unix()), float64(time.Now().Unix()), r.Dir
 	if err := writeJSON(filepath.Join(r.Dir, "result.json"), sum); err != nil {
 		return err
 	}
-	if err := interop.WriteJUnit(filepath.Join(r.Dir, "junit.xml"), results); err != nil {
+	if err := matrix.WriteJUnit(filepath.Join(r.Dir, "junit.xml"), "quic", results); err != nil {
 		return err
 	}
-	interop.PrintMatrix(e.stdout, cases, clients, servers, results)
-	passed, failedN, unsupported := interop.Counts(results)
+	matrix.PrintTable(e.stdout, quicinterop.Columns(cases), cNames, sNames, results)
+	passed, failedN, unsupported := matrix.Counts(results)
 	flaky := ""
 	if *repeat > 1 {
-		flaky = fmt.Sprintf(", %d flaky (of %d repetitions each)", interop.FlakyCount(results), *repeat)
+		flaky = fmt.Sprintf(", %d flaky (of %d repetitions each)", matrix.FlakyCount(results), *repeat)
 	}
 	fmt.Fprintf(e.stdout, "\nquic: %d passed, %d failed, %d unsupported%s in %s; %s\n", passed, failedN, unsupported, flaky,
 		time.Since(start).Round(time.Second), filepath.Join(r.Dir, "result.json"))
@@ -180,23 +181,4 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 		return failed{fmt.Sprintf("%d cells failed", failedN)}
 	}
 	return nil
-}
-
-// printPlan says what the run will do before its first cell: how many cells run and how many
-// are skipped, the repetitions, -j, the expected wall time and where the results go.
-func printPlan(e *env, p interop.Plan, dir string) {
-	done, reps, layout := "", "1 run each", "<server>_<client>/<case>/"
-	if p.Done > 0 {
-		done = fmt.Sprintf(", %d already done", p.Done)
-	}
-	if p.Repeat > 1 {
-		reps, layout = fmt.Sprintf("%d repetitions of each", p.Repeat), fmt.Sprintf("<server>_<client>/<case>/r1..r%d/", p.Repeat)
-		if p.Measuring > 0 {
-			reps += fmt.Sprintf(" (%d measurement cells: their own repetitions, once)", p.Measuring)
-		}
-	}
-	fmt.Fprintf(e.stdout, "plan: %d cells: %d to run, %d unsupported by the manifests (not run)%s; %s, -j %d; "+
-		"expected wall time ~%s (%d of %d cells timed by earlier runs, the rest by the cases' typical_seconds)\n",
-		p.Cells, p.Runnable, p.Unsupported, done, reps, p.Jobs, p.Wall, p.FromHistory, p.Runnable)
-	fmt.Fprintf(e.stdout, "plan: results in %s: results.jsonl (each cell as it finishes), result.json, junit.xml, %s\n", dir, layout)
 }

@@ -1,4 +1,4 @@
-package interop
+package matrix
 
 import (
 	"context"
@@ -30,17 +30,6 @@ type Repetition struct {
 	Seconds float64 `json:"seconds"`
 	Dir     string  `json:"dir"`
 }
-
-// PassRate is "k/N" for a repeated cell, "" for a cell run once.
-func (r CellResult) PassRate() string {
-	if r.Repeat == nil {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", r.Repeat.Passes, r.Repeat.Runs)
-}
-
-// Flaky reports whether some but not all of a repeated cell's repetitions passed.
-func (r CellResult) Flaky() bool { return r.Repeat != nil && r.Repeat.Flaky }
 
 // RepeatSeed is the seed of repetition i (1-based) of a cell in a run with seed seed.
 // Repetition 1 uses the run seed itself, so the first repetition of `--repeat N --seed S` is
@@ -89,26 +78,27 @@ func aggregate(reps []Repetition) (result, reason string, rep Repeats) {
 	return result, reason, rep
 }
 
-// runRepeated runs a non-measurement cell: once in dir when r.Repeat <= 1 (the layout and
-// result of a run without --repeat), else r.Repeat times, one after the other, repetition i in
-// dir/r<i>/ with seed RepeatSeed(r.Seed, i). A repetition that is unsupported ends the cell.
-// Measurements keep their own repetitions (runCell) and do not come here.
-func (r *Runner) runRepeated(ctx context.Context, server, client Impl, c *Case, dir string, res CellResult) CellResult {
-	n := r.Repeat
+// Once runs a cell's topology one time with seed, its output in dir, and returns its verdict
+// (Result, Reason, Rerun: the command that runs this cell alone).
+type Once func(ctx context.Context, seed uint64, dir string) Result
+
+// Repeat runs a cell n times, one after the other: once in dir when n <= 1 (the layout and
+// result of a run without --repeat), else repetition i in dir/r<i>/ with seed RepeatSeed(seed,
+// i). A repetition that is unsupported ends the cell. res is the cell's result so far (its
+// names); Repeat fills in the verdict, the reason, the rerun command and, for n > 1, Repeat.
+func Repeat(ctx context.Context, n int, seed uint64, dir string, res Result, once Once) Result {
 	if n <= 1 {
-		one := r.runOnce(ctx, server, client, c, dir)
+		one := once(ctx, seed, dir)
 		res.Result, res.Reason, res.Rerun = one.Result, one.Reason, one.Rerun
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch, with every repetition
 	var reps []Repetition
 	for i := 1; i <= n && ctx.Err() == nil; i++ {
-		rr := *r // the same runner with this repetition's seed (files, sim, rerun.sh)
-		rr.Seed = RepeatSeed(r.Seed, i)
-		d := filepath.Join(dir, fmt.Sprintf("r%d", i))
+		s, d := RepeatSeed(seed, i), filepath.Join(dir, fmt.Sprintf("r%d", i))
 		start := time.Now()
-		one := rr.runOnce(ctx, server, client, c, d)
-		reps = append(reps, Repetition{Seed: rr.Seed, Result: one.Result, Reason: one.Reason,
+		one := once(ctx, s, d)
+		reps = append(reps, Repetition{Seed: s, Result: one.Result, Reason: one.Reason,
 			Seconds: time.Since(start).Round(100 * time.Millisecond).Seconds(), Dir: d})
 		if i == 1 && one.Rerun != "" {
 			res.Rerun = fmt.Sprintf("%s --repeat %d", one.Rerun, n)

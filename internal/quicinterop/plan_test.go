@@ -1,7 +1,6 @@
-package interop
+package quicinterop
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/manifest"
@@ -42,17 +41,6 @@ func TestParseImageRef(t *testing.T) {
 	}
 }
 
-func TestSelect(t *testing.T) {
-	all := []string{"a", "b", "c"}
-	got, err := Select(all, "c,a", func(s string) string { return s }, "thing")
-	if err != nil || strings.Join(got, "") != "ca" {
-		t.Fatal(got, err)
-	}
-	if _, err := Select(all, "z", func(s string) string { return s }, "thing"); err == nil || !strings.Contains(err.Error(), "known: a, b, c") {
-		t.Fatal(err)
-	}
-}
-
 func TestCommonALPN(t *testing.T) {
 	curl := Impl{Name: "curl", ALPN: []string{"h3"}}
 	nginx := Impl{Name: "nginx", ALPN: []string{"hq-interop", "h3"}}
@@ -65,5 +53,19 @@ func TestCommonALPN(t *testing.T) {
 	}
 	if ok, why := commonALPN(curl, quicgo); ok || why != "no common ALPN: the client speaks h3, the server hq-interop (manifests' alpn.quic)" {
 		t.Errorf("curl -> quic-go: %v %q", ok, why)
+	}
+}
+
+// The plan skips the cells a manifest rules out and knows which cases measure.
+func TestPlanCellsFromManifests(t *testing.T) {
+	cases := []*Case{{Name: "handshake", Testcase: "handshake", TypicalSeconds: 10},
+		{Name: "goodput", Testcase: "transfer", Measure: "goodput", TypicalSeconds: 100}}
+	servers := []Impl{{Name: "s"}, {Name: "nginx", Testcases: map[string]bool{"handshake": true}}}
+	cells := PlanCells([]Impl{{Name: "c"}}, servers, cases)
+	if len(cells) != 4 || cells[0].Skip || cells[3].Skip != true || cells[2].Skip || !cells[1].Measurement || cells[1].TypicalSeconds != 100 {
+		t.Fatalf("%+v", cells)
+	}
+	if cells[3].Server != "nginx" || cells[3].Case != "goodput" {
+		t.Fatalf("order: servers outer, cases inner: %+v", cells)
 	}
 }

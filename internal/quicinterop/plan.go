@@ -1,4 +1,4 @@
-package interop
+package quicinterop
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/wirelab/wirelab/internal/manifest"
+
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 // Impl is one QUIC implementation: an image and the roles and cases it declares.
@@ -79,28 +81,40 @@ func ParseImageRef(s string) (Impl, error) {
 	return impl, nil
 }
 
-// Select keeps the named items (comma-separated; empty keeps all) and reports unknown names.
-func Select[T any](all []T, names string, name func(T) string, what string) ([]T, error) {
-	if names == "" {
-		return all, nil
+// declaredUnsupported reports whether a cell is unsupported before it runs (runCell's first
+// checks): a manifest does not declare the case, or the pair has no common ALPN.
+func declaredUnsupported(server, client Impl, c *Case) bool {
+	if !server.Supports(c.Name) || !client.Supports(c.Name) {
+		return true
 	}
-	by := map[string]T{}
-	for _, x := range all {
-		by[name(x)] = x
+	ok, _ := commonALPN(client, server)
+	return !ok && c.Testcase != "http3"
+}
+
+// PlanCells is the matrix as the plan sees it: which cells the manifests rule out, which
+// measure, and the cases' typical_seconds.
+func PlanCells(clients, servers []Impl, cases []*Case) []matrix.PlanCell {
+	impls, byCase := map[string]Impl{}, map[string]*Case{}
+	for _, i := range append(append([]Impl(nil), clients...), servers...) {
+		impls[i.Name] = i
 	}
-	var out []T
-	for _, n := range strings.Split(names, ",") {
-		n = strings.TrimSpace(n)
-		x, ok := by[n]
-		if !ok {
-			var known []string
-			for k := range by {
-				known = append(known, k)
-			}
-			sort.Strings(known)
-			return nil, fmt.Errorf("unknown %s %q (known: %s)", what, n, strings.Join(known, ", "))
-		}
-		out = append(out, x)
+	for _, c := range cases {
+		byCase[c.Name] = c
 	}
-	return out, nil
+	var out []matrix.PlanCell
+	for _, cell := range Cells(clients, servers, cases) {
+		c := byCase[cell.Case]
+		out = append(out, matrix.PlanCell{Cell: cell, Skip: declaredUnsupported(impls[cell.Server], impls[cell.Client], c),
+			Measurement: c.IsMeasurement(), TypicalSeconds: c.TypicalSeconds})
+	}
+	return out
+}
+
+// Columns are the cases as the terminal table shows them.
+func Columns(cases []*Case) []matrix.Column {
+	out := make([]matrix.Column, len(cases))
+	for i, c := range cases {
+		out[i] = matrix.Column{Name: c.Name, Abbr: c.Abbr}
+	}
+	return out
 }

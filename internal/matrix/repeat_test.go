@@ -1,4 +1,4 @@
-package interop
+package matrix
 
 import (
 	"encoding/json"
@@ -70,7 +70,7 @@ func TestRepeatSeedDeterministicAndDistinct(t *testing.T) {
 
 // A cell run once keeps the results.jsonl line it always had; a repeated one carries k/N.
 func TestRepeatJSONOnlyWhenRepeated(t *testing.T) {
-	once := CellResult{Server: "s", Client: "c", Case: "handshake", Abbr: "H", Result: Succeeded, Seconds: 9.5, Dir: "d", Rerun: "x"}
+	once := Result{Server: "s", Client: "c", Case: "handshake", Abbr: "H", Result: Succeeded, Seconds: 9.5, Dir: "d", Rerun: "x"}
 	b, _ := json.Marshal(once)
 	want := `{"server":"s","client":"c","case":"handshake","abbr":"H","result":"succeeded","seconds":9.5,"dir":"d","rerun":"x"}`
 	if string(b) != want {
@@ -87,11 +87,11 @@ func TestRepeatJSONOnlyWhenRepeated(t *testing.T) {
 			t.Errorf("repeated: %s lacks %s", b, s)
 		}
 	}
-	var back CellResult
+	var back Result
 	if err := json.Unmarshal(b, &back); err != nil || back.PassRate() != "1/3" || !back.Flaky() {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
-	none := CellResult{Repeat: &Repeats{Runs: 2}}
+	none := Result{Repeat: &Repeats{Runs: 2}}
 	if b, _ := json.Marshal(none); !strings.Contains(string(b), `"passes":0,"runs":2`) {
 		t.Errorf("0 passes must be written, not omitted: %s", b)
 	}
@@ -101,7 +101,7 @@ func TestJUnitCarriesPassRate(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "junit.xml")
 	_, okReason, okRep := aggregate(reps(Succeeded, Failed, Succeeded))
 	_, badReason, badRep := aggregate(reps(Failed, Succeeded, Failed))
-	err := WriteJUnit(p, []CellResult{
+	err := WriteJUnit(p, "quic", []Result{
 		{Server: "s", Client: "c", Case: "handshake", Result: Succeeded},
 		{Server: "s", Client: "c", Case: "retry", Result: Succeeded, Reason: okReason, Repeat: &okRep},
 		{Server: "s", Client: "c", Case: "transfer", Result: Failed, Reason: badReason, Repeat: &badRep},
@@ -155,29 +155,28 @@ func TestProgressAndMatrixMarkFlakyCells(t *testing.T) {
 	var b strings.Builder
 	p := newProgress(&b, 2, 0)
 	result, reason, rep := aggregate(reps(Succeeded, Failed, Succeeded))
-	p.record(CellResult{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
+	p.record(Result{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
 	if strings.Contains(b.String(), "flaky") {
 		t.Fatalf("no flaky count before a flaky cell: %q", b.String())
 	}
-	flaky := CellResult{Server: "s", Client: "c", Case: "retry", Abbr: "S", Result: result, Reason: reason, Repeat: &rep}
+	flaky := Result{Server: "s", Client: "c", Case: "retry", Abbr: "S", Result: result, Reason: reason, Repeat: &rep}
 	p.record(flaky)
 	if !strings.Contains(b.String(), "succeeded 2/3 flaky") || !strings.Contains(b.String(), "1 flaky, ETA") ||
 		!strings.Contains(b.String(), "\n      2/3 passed (flaky); r2: why b") {
 		t.Fatalf("progress: %q", b.String())
 	}
 	var m strings.Builder
-	cases := []*Case{{Name: "handshake", Abbr: "H"}, {Name: "retry", Abbr: "S"}}
-	impls := []Impl{{Name: "c"}}
-	PrintMatrix(&m, cases, impls, []Impl{{Name: "s"}}, []CellResult{{Server: "s", Client: "c", Case: "handshake", Result: Succeeded}, flaky})
+	cases := []Column{{Name: "handshake", Abbr: "H"}, {Name: "retry", Abbr: "S"}}
+	PrintTable(&m, cases, []string{"c"}, []string{"s"}, []Result{{Server: "s", Client: "c", Case: "handshake", Result: Succeeded}, flaky})
 	if !strings.Contains(m.String(), "✓ S ~2/3") || strings.Contains(m.String(), "✓ H ~") || !strings.Contains(m.String(), "~k/N = flaky") {
 		t.Fatalf("matrix: %s", m.String())
 	}
 	m.Reset()
-	PrintMatrix(&m, cases, impls, []Impl{{Name: "s"}}, []CellResult{{Server: "s", Client: "c", Case: "handshake", Result: Succeeded}})
+	PrintTable(&m, cases, []string{"c"}, []string{"s"}, []Result{{Server: "s", Client: "c", Case: "handshake", Result: Succeeded}})
 	if strings.Contains(m.String(), "~") {
 		t.Fatalf("a matrix without repeats has no flaky legend: %s", m.String())
 	}
-	if FlakyCount([]CellResult{flaky, {Result: Failed}}) != 1 {
+	if FlakyCount([]Result{flaky, {Result: Failed}}) != 1 {
 		t.Fatal("FlakyCount")
 	}
 }

@@ -1,4 +1,4 @@
-package interop
+package quicinterop
 
 import (
 	"os"
@@ -43,18 +43,5 @@ func TestDownloadCount(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(dir, "downloads", "a"), []byte("x"), 0o644)
 	if got := downloadCount(dir, []string{"a", "b", "c"}); got != "1 of 3 files downloaded" {
 		t.Errorf("got %q", got)
-	}
-}
-
-func TestLastWordsSkipsShellTrace(t *testing.T) {
-	for log, want := range map[string]string{
-		"starting\nError: handshake timeout\n":                     "Error: handshake timeout",
-		"Error: boom\n+ h09gtlsclient -q server4 443 https://x/\n": "Error: boom",
-		"+ h09gtlsclient -q server4 443\n":                         "no output",
-		"":                                                         "no output",
-	} {
-		if got := lastWords(log); got != want {
-			t.Errorf("lastWords(%q) = %q, want %q", log, got, want)
-		}
 	}
 }

@@ -1,6 +1,6 @@
-// Package interop runs the QUIC/HTTP-3 interop matrix: test cases from conformance/quic, cells
+// Package quicinterop runs the QUIC/HTTP-3 interop matrix: test cases from conformance/quic, cells
 // of client x server x case through the sim, verdicts from downloads and decrypted traces.
-package interop
+package quicinterop
 
 import (
 	"bytes"

@@ -1,8 +1,8 @@
-package interop
+package matrix
 
 import (
-	"bufio"
-	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,12 +24,12 @@ type History struct {
 	Files  int                  // results.jsonl files read
 }
 
-// LoadHistory reads the newest results.jsonl files under quicDir/*/ (earlier runs on this
+// LoadHistory reads the newest results.jsonl files under suiteDir/*/ (earlier runs on this
 // machine, by modification time; each once, also when the "latest" link points at it). Unreadable files and lines are skipped: an estimate is all
 // this is for.
-func LoadHistory(quicDir string) History {
+func LoadHistory(suiteDir string) History {
 	h := History{}
-	paths, _ := filepath.Glob(filepath.Join(quicDir, "*", "results.jsonl"))
+	paths, _ := filepath.Glob(filepath.Join(suiteDir, "*", "results.jsonl"))
 	type file struct {
 		path string
 		mod  time.Time
@@ -37,7 +37,7 @@ func LoadHistory(quicDir string) History {
 	var files []file
 	seen := map[string]bool{}
 	for _, p := range paths {
-		real, err := filepath.EvalSymlinks(p) // out/quic/latest points at a run read already
+		real, err := filepath.EvalSymlinks(p) // out/<suite>/latest points at a run read already
 		if err != nil || seen[real] {
 			continue
 		}
@@ -51,19 +51,13 @@ func LoadHistory(quicDir string) History {
 		if i == historyFiles {
 			break
 		}
-		fh, err := os.Open(f.path)
+		rs, err := ReadResults(f.path)
 		if err != nil {
 			continue
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var r CellResult
-			if json.Unmarshal(sc.Bytes(), &r) == nil && r.Result != "" {
-				h.Add(r)
-			}
+		for _, r := range rs {
+			h.Add(r)
 		}
-		fh.Close()
 		h.Files++
 	}
 	return h
@@ -72,7 +66,7 @@ func LoadHistory(quicDir string) History {
 // Add records one earlier cell result. Cells that did not run a topology (unsupported by a
 // manifest, failed compliance: no time) teach nothing; unsupported cells count for their own
 // client x server x case only (another pair of the case would run it).
-func (h *History) Add(r CellResult) {
+func (h *History) Add(r Result) {
 	if h.cell == nil {
 		h.cell, h.byCase = map[string][]float64{}, map[string][]float64{}
 	}
@@ -88,7 +82,7 @@ func (h *History) Add(r CellResult) {
 		if s <= 0 {
 			continue
 		}
-		h.cell[r.Client+"|"+r.Server+"|"+r.Case] = append(h.cell[r.Client+"|"+r.Server+"|"+r.Case], s)
+		h.cell[r.Key()] = append(h.cell[r.Key()], s)
 		if r.Result != Unsupported {
 			h.byCase[r.Case] = append(h.byCase[r.Case], s)
 		}
@@ -107,12 +101,12 @@ func median(xs []float64) float64 {
 
 // runSeconds is the expected time of one run of a cell's topology, and whether an earlier run
 // timed it: the median of the same client x server x case, else of the same case, else the
-// case's typical_seconds, else defaultCellSeconds.
-func (h History) runSeconds(client, server string, c *Case) (float64, bool) {
-	if xs := h.cell[client+"|"+server+"|"+c.Name]; len(xs) > 0 {
+// case's typical seconds, else defaultCellSeconds.
+func (h History) runSeconds(c PlanCell) (float64, bool) {
+	if xs := h.cell[key(c.Client, c.Server, c.Case)]; len(xs) > 0 {
 		return median(xs), true
 	}
-	if xs := h.byCase[c.Name]; len(xs) > 0 {
+	if xs := h.byCase[c.Case]; len(xs) > 0 {
 		return median(xs), true
 	}
 	if c.TypicalSeconds > 0 {
@@ -121,14 +115,12 @@ func (h History) runSeconds(client, server string, c *Case) (float64, bool) {
 	return defaultCellSeconds, false
 }
 
-// declaredUnsupported reports whether a cell is unsupported before it runs (runCell's first
-// checks): a manifest does not declare the case, or the pair has no common ALPN.
-func declaredUnsupported(server, client Impl, c *Case) bool {
-	if !server.Supports(c.Name) || !client.Supports(c.Name) {
-		return true
-	}
-	ok, _ := commonALPN(client, server)
-	return !ok && c.Testcase != "http3"
+// PlanCell is a cell as the plan sees it before the run.
+type PlanCell struct {
+	Cell
+	Skip           bool    // unsupported before it runs (a manifest says so): no time
+	Measurement    bool    // runs its own repetitions, once whatever --repeat says
+	TypicalSeconds float64 // the case's usual wall time when no earlier run timed it; 0: unknown
 }
 
 // Plan is what a run will do, printed before its first cell.
@@ -136,9 +128,9 @@ type Plan struct {
 	Cells       int // client x server x case
 	Done        int // already in results.jsonl (--resume)
 	Runnable    int // to run
-	Unsupported int // to skip: unsupported by a manifest or without a common ALPN
+	Unsupported int // to skip: unsupported by a manifest
 	Measuring   int // runnable measurement cells (their own repetitions, not --repeat's)
-	FromHistory int // runnable cells timed by earlier runs; the rest by typical_seconds
+	FromHistory int // runnable cells timed by earlier runs; the rest by typical seconds
 	Repeat      int
 	Jobs        int
 	Wall        time.Duration // expected wall time
@@ -147,41 +139,56 @@ type Plan struct {
 // EstimatePlan counts the cells still to run and estimates the wall time: each runnable cell's
 // expected time (runSeconds, times repeat for a non-measurement cell, whose repetitions run one
 // after the other), summed and divided by jobs — but never less than the longest cell.
-func EstimatePlan(clients, servers []Impl, cases []*Case, done []CellResult, repeat, jobs int, h History) Plan {
+func EstimatePlan(cells []PlanCell, done []Result, repeat, jobs int, h History) Plan {
 	repeat, jobs = max(1, repeat), max(1, jobs)
 	p := Plan{Repeat: repeat, Jobs: jobs}
 	have := map[string]bool{}
 	for _, d := range done {
-		have[d.Client+"|"+d.Server+"|"+d.Case] = true
+		have[d.Key()] = true
 	}
 	var sum, longest float64
-	for _, s := range servers {
-		for _, cl := range clients {
-			for _, c := range cases {
-				p.Cells++
-				switch {
-				case have[cl.Name+"|"+s.Name+"|"+c.Name]:
-					p.Done++
-					continue
-				case declaredUnsupported(s, cl, c):
-					p.Unsupported++
-					continue
-				}
-				p.Runnable++
-				secs, timed := h.runSeconds(cl.Name, s.Name, c)
-				if timed {
-					p.FromHistory++
-				}
-				if c.IsMeasurement() {
-					p.Measuring++
-				} else {
-					secs *= float64(repeat)
-				}
-				sum += secs
-				longest = max(longest, secs)
-			}
+	for _, c := range cells {
+		p.Cells++
+		switch {
+		case have[key(c.Client, c.Server, c.Case)]:
+			p.Done++
+			continue
+		case c.Skip:
+			p.Unsupported++
+			continue
 		}
+		p.Runnable++
+		secs, timed := h.runSeconds(c)
+		if timed {
+			p.FromHistory++
+		}
+		if c.Measurement {
+			p.Measuring++
+		} else {
+			secs *= float64(repeat)
+		}
+		sum += secs
+		longest = max(longest, secs)
 	}
 	p.Wall = time.Duration(max(sum/float64(jobs), longest) * float64(time.Second)).Round(time.Second)
 	return p
+}
+
+// PrintPlan says what the run will do before its first cell: how many cells run and how many
+// are skipped, the repetitions, -j, the expected wall time and where the results go.
+func PrintPlan(w io.Writer, p Plan, dir string) {
+	done, reps, layout := "", "1 run each", "<server>_<client>/<case>/"
+	if p.Done > 0 {
+		done = fmt.Sprintf(", %d already done", p.Done)
+	}
+	if p.Repeat > 1 {
+		reps, layout = fmt.Sprintf("%d repetitions of each", p.Repeat), fmt.Sprintf("<server>_<client>/<case>/r1..r%d/", p.Repeat)
+		if p.Measuring > 0 {
+			reps += fmt.Sprintf(" (%d measurement cells: their own repetitions, once)", p.Measuring)
+		}
+	}
+	fmt.Fprintf(w, "plan: %d cells: %d to run, %d unsupported by the manifests (not run)%s; %s, -j %d; "+
+		"expected wall time ~%s (%d of %d cells timed by earlier runs, the rest by the cases' typical_seconds)\n",
+		p.Cells, p.Runnable, p.Unsupported, done, reps, p.Jobs, p.Wall, p.FromHistory, p.Runnable)
+	fmt.Fprintf(w, "plan: results in %s: results.jsonl (each cell as it finishes), result.json, junit.xml, %s\n", dir, layout)
 }

@@ -1,4 +1,4 @@
-package interop
+package quicinterop
 
 import "testing"
 

@@ -1,4 +1,4 @@
-package interop
+package quicinterop
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/run"
 	"github.com/wirelab/wirelab/internal/topology"
+
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 // Runner runs a matrix of cells, -j at a time, each on subnets of its own.
@@ -20,7 +21,7 @@ type Runner struct {
 	Compose  *docker.Compose
 	Root     string
 	Alloc    *topology.Allocator
-	Journal  *Journal
+	Journal  *matrix.Journal
 	Progress io.Writer
 	Trace    TraceChecker
 	Seed     uint64
@@ -29,97 +30,38 @@ type Runner struct {
 	Repeat   int // --repeat: runs of each non-measurement cell (<= 1: once, in the cell's folder)
 }
 
-type cellJob struct {
-	server, client Impl
-	c              *Case
-}
-
-// RunMatrix runs every client x server x case not already in done, writing each result to the
-// journal as it finishes. It returns all results, done ones included. A full disk, or a result the
-// journal cannot keep, stops the run: that cell and those in flight end as interrupted (--resume
-// runs them again), and the error says why.
-func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases []*Case, done []CellResult) ([]CellResult, error) {
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	var journalErr error
-	have := map[string]bool{}
-	results := append([]CellResult(nil), done...)
-	for _, d := range done {
-		have[d.Client+"|"+d.Server+"|"+d.Case] = true
-	}
-	var jobs []cellJob
+// Cells lists the matrix's cells in run order: servers outer, then clients, then cases.
+func Cells(clients, servers []Impl, cases []*Case) []matrix.Cell {
+	var out []matrix.Cell
 	for _, s := range servers {
 		for _, cl := range clients {
 			for _, c := range cases {
-				if !have[cl.Name+"|"+s.Name+"|"+c.Name] {
-					jobs = append(jobs, cellJob{s, cl, c})
-				}
+				out = append(out, matrix.Cell{Server: s.Name, Client: cl.Name, Case: c.Name, Abbr: c.Abbr})
 			}
 		}
+	}
+	return out
+}
+
+// RunMatrix runs every client x server x case not already in done (matrix.Runner: journal,
+// progress, -j), after the compliance probes of the images involved. It returns all results,
+// done ones included; an error means the journal could not keep a result and the run stopped.
+func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases []*Case, done []matrix.Result) ([]matrix.Result, error) {
+	impls, byCase := map[string]Impl{}, map[string]*Case{}
+	for _, i := range append(append([]Impl(nil), clients...), servers...) {
+		impls[i.Name] = i
+	}
+	for _, c := range cases {
+		byCase[c.Name] = c
 	}
 	compliant := r.complianceProbes(ctx, clients, servers)
-	p := newProgress(r.Progress, len(jobs), len(done))
-	var mu sync.Mutex
-	ticker := time.NewTicker(5 * time.Second)
-	defer ticker.Stop()
-	go func() {
-		for now := range ticker.C {
-			mu.Lock()
-			p.tick(now)
-			mu.Unlock()
+	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Details: "goodput "}
+	return m.Run(ctx, Cells(clients, servers, cases), done, func(ctx context.Context, cell matrix.Cell) matrix.Result {
+		if why := joinReasons(compliant[cell.Server+"/server"], compliant[cell.Client+"/client"]); why != "" {
+			return matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Abbr: cell.Abbr, Result: matrix.Failed, Reason: why}
 		}
-	}()
-	work := make(chan cellJob)
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, r.Run.Jobs); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				var res CellResult
-				mu.Lock()
-				p.started(j.server.Name + "_" + j.client.Name + "/" + j.c.Name)
-				mu.Unlock()
-				if why := joinReasons(compliant[j.server.Name+"/server"], compliant[j.client.Name+"/client"]); why != "" {
-					res = CellResult{Server: j.server.Name, Client: j.client.Name, Case: j.c.Name, Abbr: j.c.Abbr, Result: Failed, Reason: why}
-				} else {
-					res = r.runCell(ctx, j.server, j.client, j.c)
-				}
-				if ctx.Err() != nil {
-					return // an interrupted cell has no verdict; --resume runs it again
-				}
-				err := checkDiskRoom(r.Run.Dir) // a cell that ran out of disk has no verdict
-				if err == nil {
-					err = r.Journal.Add(res)
-				}
-				if err != nil {
-					mu.Lock()
-					if journalErr == nil {
-						journalErr = err
-					}
-					mu.Unlock()
-					stop()
-					return
-				}
-				mu.Lock()
-				results = append(results, res)
-				p.record(res)
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range jobs {
-		select {
-		case work <- j:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	close(work)
-	wg.Wait()
-	return results, journalErr
+		return r.runCell(ctx, impls[cell.Server], impls[cell.Client], byCase[cell.Case])
+	})
 }
 
 // complianceProbes starts each image in each of its roles, in the real topology, with a random
@@ -166,7 +108,7 @@ func (r *Runner) compliance(ctx context.Context, impl Impl, role string) string 
 	if err := cell.Up(ctx); err != nil {
 		return "compliance check: " + err.Error()
 	}
-	code, err := r.waitExit(ctx, cell.Container(role), 30*time.Second)
+	code, err := cell.WaitExit(ctx, role, 30*time.Second)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("compliance check: %s as %s with TESTCASE=%s: %v", impl.Name, role, tc, err)

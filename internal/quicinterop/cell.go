@@ -1,4 +1,4 @@
-package interop
+package quicinterop
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/wirelab/wirelab/internal/certs"
 	"github.com/wirelab/wirelab/internal/topology"
+
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 // TraceChecker evaluates the checks read from a cell's decrypted trace (internal/quictrace).
@@ -32,17 +34,17 @@ var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 // runCell runs one client x server x case cell and returns its verdict; a measurement runs its
 // repetitions, each in <cell>/<n>/, and succeeds only if every repetition does (--repeat does not
 // multiply them); any other cell runs once, or --repeat times in <cell>/r<i>/ (repeat.go).
-func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res CellResult) {
+func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res matrix.Result) {
 	start := time.Now()
 	dir := filepath.Join(r.Run.Dir, server.Name+"_"+client.Name, c.Name)
-	res = CellResult{Server: server.Name, Client: client.Name, Case: c.Name, Abbr: c.Abbr, Result: Failed, Dir: dir}
+	res = matrix.Result{Server: server.Name, Client: client.Name, Case: c.Name, Abbr: c.Abbr, Result: matrix.Failed, Dir: dir}
 	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }() // runs last
 	if !server.Supports(c.Name) || !client.Supports(c.Name) {
-		res.Result, res.Reason = Unsupported, "not in the image's declared test cases"
+		res.Result, res.Reason = matrix.Unsupported, "not in the image's declared test cases"
 		return res
 	}
 	if ok, why := commonALPN(client, server); !ok && c.Testcase != "http3" {
-		res.Result, res.Reason = Unsupported, why
+		res.Result, res.Reason = matrix.Unsupported, why
 		return res
 	}
 	if !c.IsMeasurement() { // once, or --repeat times (repeat.go)
@@ -52,13 +54,13 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 	for i := 1; i <= c.Repetitions && ctx.Err() == nil; i++ {
 		one := r.runOnce(ctx, server, client, c, filepath.Join(dir, strconv.Itoa(i)))
 		res.Rerun = one.Rerun
-		if one.Result != Succeeded {
+		if one.Result != matrix.Succeeded {
 			res.Result, res.Reason = one.Result, fmt.Sprintf("repetition %d: %s", i, one.Reason)
 			return res
 		}
 		res.Values, res.Cross = append(res.Values, one.Values...), append(res.Cross, one.Cross...)
 	}
-	res.Result, res.Details = Succeeded, measurementDetails(res.Values)
+	res.Result, res.Details = matrix.Succeeded, measurementDetails(res.Values)
 	if len(res.Cross) > 0 {
 		_, note := crossCC()
 		res.Details += fmt.Sprintf("; competing TCP flow (%s) %.0f kbps", note, mean(res.Cross))
@@ -67,8 +69,8 @@ func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res
 }
 
 // runOnce runs the cell's topology once with its output in dir.
-func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir string) (res CellResult) {
-	res.Result = Failed
+func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir string) (res matrix.Result) {
+	res.Result = matrix.Failed
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch
 	names, err := GenerateFiles(filepath.Join(dir, "www"), c, r.Seed)
 	if err != nil {
@@ -132,9 +134,9 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 	}
 	if exited, code := r.waitListening(ctx, cell.Container("server"), 20*time.Second); exited {
 		if code == 127 {
-			res.Result, res.Reason = Unsupported, "the server answered 127 (test case not supported)"
+			res.Result, res.Reason = matrix.Unsupported, "the server answered 127 (test case not supported)"
 		} else {
-			res.Reason = fmt.Sprintf("server exited %d before the client started: %s", code, r.lastLogLine(cell.Container("server")))
+			res.Reason = fmt.Sprintf("server exited %d before the client started: %s", code, cell.LastLogLine("server"))
 		}
 		return res
 	}
@@ -145,9 +147,9 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		res.Reason = err.Error()
 		return res
 	}
-	code, serverCode, err := r.waitClient(ctx, cell.Container("client"), cell.Container("server"), cell.Container("sim"), c.Limit)
+	code, serverCode, err := r.waitClient(ctx, cell, c.Limit)
 	if serverCode == 127 { // upstream's contract: either side's 127 makes the cell unsupported
-		res.Result, res.Reason = Unsupported, "the server answered 127 (test case not supported)"
+		res.Result, res.Reason = matrix.Unsupported, "the server answered 127 (test case not supported)"
 		return res
 	}
 	if c.CrossTraffic { // stop the TCP flow with the transfer: the trace then ends with it too
@@ -164,13 +166,13 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		res.Reason = err.Error() + r.deaths(cell)
 		return res
 	}
-	serverState, _ := r.Run.Docker.Run(context.Background(), "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", cell.Container("server"))
+	serverState, _ := cell.State(context.Background(), "server")
 	switch {
 	case code == 127 || serverState == "exited 127":
-		res.Result, res.Reason = Unsupported, "an endpoint answered 127 (test case not supported)"
+		res.Result, res.Reason = matrix.Unsupported, "an endpoint answered 127 (test case not supported)"
 		return res
 	case code != 0:
-		res.Reason = fmt.Sprintf("client exited %d (server: %s, %s): %s", code, serverState, downloadCount(dir, names), r.lastLogLine(cell.Container("client")))
+		res.Reason = fmt.Sprintf("client exited %d (server: %s, %s): %s", code, serverState, downloadCount(dir, names), cell.LastLogLine("client"))
 		return res
 	}
 	if err := cell.Fence(ctx); err != nil {
@@ -185,7 +187,7 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 	if c.IsMeasurement() {
 		res.Values = []float64{v.GoodputKbps}
 	}
-	res.Result = Succeeded
+	res.Result = matrix.Succeeded
 	return res
 }
 
@@ -194,7 +196,7 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 func (r *Runner) deaths(cell *topology.Cell) string {
 	var out string
 	for _, svc := range []string{"server", "sim"} {
-		state, err := r.Run.Docker.Run(context.Background(), "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", cell.Container(svc))
+		state, err := cell.State(context.Background(), svc)
 		if st, code, _ := strings.Cut(state, " "); err == nil && st != "running" {
 			out += fmt.Sprintf("; the %s had exited %s", svc, code)
 		}
@@ -217,41 +219,27 @@ func serverTestcase(c *Case) string {
 	return c.Testcase
 }
 
-// waitExit waits for a container to exit, at most limit, and returns its exit code.
-func (r *Runner) waitExit(ctx context.Context, container string, limit time.Duration) (int, error) {
-	wctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	out, err := r.Run.Docker.Run(wctx, "wait", container)
-	if wctx.Err() == context.DeadlineExceeded {
-		return -1, fmt.Errorf("timeout: the client did not finish within %s", limit)
-	}
-	if err != nil {
-		return -1, err
-	}
-	return strconv.Atoi(strings.TrimSpace(out))
-}
-
 // waitClient waits for the client to exit, at most limit, and returns its exit code; when the
 // server exits with 127 first (it does not support the case), it returns at once with that code
 // instead of letting the client retry until the time limit.
 // A sim that exits while the client runs (killed, crashed) ends the wait at once with an error
 // naming it: the client would otherwise be blamed for the network vanishing under it.
-func (r *Runner) waitClient(ctx context.Context, client, server, sim string, limit time.Duration) (code, serverCode int, err error) {
+func (r *Runner) waitClient(ctx context.Context, cell *topology.Cell, limit time.Duration) (code, serverCode int, err error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type exit struct {
 		code int
 		err  error
 	}
-	wait := func(container string) chan exit {
+	wait := func(service string) chan exit {
 		ch := make(chan exit, 1)
 		go func() {
-			c, err := r.waitExit(wctx, container, limit)
+			c, err := cell.WaitExit(wctx, service, limit)
 			ch <- exit{c, err}
 		}()
 		return ch
 	}
-	cli, srv, net := wait(client), wait(server), wait(sim)
+	cli, srv, net := wait("client"), wait("server"), wait("sim")
 	for {
 		select {
 		case e := <-cli:
@@ -331,31 +319,4 @@ func (r *Runner) verify(ctx context.Context, dir string, c *Case, names []string
 		return TraceVerdict{Reason: "trace analysis: " + err.Error()}
 	}
 	return v
-}
-
-// lastLogLine is a container's last words (its stderr and stdout), to say in one line why it failed.
-func (r *Runner) lastLogLine(container string) string {
-	cmd := r.Run.Docker.Cmd(context.Background(), "logs", "--tail", "20", container)
-	out, _ := cmd.CombinedOutput()
-	return lastWords(string(out))
-}
-
-// lastWords is the last line of a log that is not a shell trace ("+ cmd", from set -x in an
-// endpoint script): a quiet client (ngtcp2's -q) that fails says nothing after its command line.
-func lastWords(log string) string {
-	lines := strings.Split(strings.TrimSpace(log), "\n")
-	last := ""
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" && !strings.HasPrefix(l, "+ ") {
-			last = l
-			break
-		}
-	}
-	if len(last) > 200 {
-		last = last[:200] + "..."
-	}
-	if last == "" {
-		return "no output"
-	}
-	return last
 }

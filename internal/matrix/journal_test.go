@@ -1,4 +1,4 @@
-package interop
+package matrix
 
 import (
 	"encoding/xml"
@@ -15,7 +15,7 @@ func TestJournalKeepsWhatFinished(t *testing.T) {
 	if err != nil || len(done) != 0 {
 		t.Fatal(err, done)
 	}
-	j.Add(CellResult{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
+	j.Add(Result{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
 	j.Close()
 	os.WriteFile(p, append(mustRead(t, p), []byte(`{"server":"s","client":"c","case":"transf`)...), 0o644) // killed mid-line
 	j, done, err = OpenJournal(p)
@@ -33,25 +33,9 @@ func mustRead(t *testing.T, p string) []byte {
 	return b
 }
 
-func TestSummaryIsClientMajorLikeUpstream(t *testing.T) {
-	cases := []*Case{{Name: "handshake", Abbr: "H"}, {Name: "transfer", Abbr: "DC"}}
-	res := []CellResult{
-		{Server: "s1", Client: "c2", Case: "transfer", Result: Failed},
-		{Server: "s2", Client: "c1", Case: "handshake", Result: Succeeded},
-	}
-	s := Summarize(cases, []string{"c1", "c2"}, []string{"s1", "s2"}, res, nil)
-	// pairs: c1-s1, c1-s2, c2-s1, c2-s2
-	if len(s.Results) != 4 || len(s.Results[1]) != 1 || s.Results[1][0].Abbr != "H" || s.Results[2][0].Result != Failed {
-		t.Fatalf("%+v", s.Results)
-	}
-	if s.Tests["DC"].Name != "transfer" || s.QUICVersion != "0x1" {
-		t.Fatalf("%+v", s.Tests)
-	}
-}
-
 func TestJUnit(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "junit.xml")
-	err := WriteJUnit(p, []CellResult{
+	err := WriteJUnit(p, "quic", []Result{
 		{Server: "s", Client: "c", Case: "handshake", Result: Succeeded},
 		{Server: "s", Client: "c", Case: "retry", Result: Failed, Reason: "retry: no Retry packet from the server"},
 		{Server: "s", Client: "c", Case: "v2", Result: Unsupported},
@@ -78,6 +62,7 @@ func TestJUnit(t *testing.T) {
 func TestProgressHeartbeatNamesRunningCells(t *testing.T) {
 	var b strings.Builder
 	p := newProgress(&b, 2, 0)
+	p.details = "goodput "
 	p.started("a_b/goodput")
 	p.tick(p.lastLine.Add(10 * time.Second))
 	if b.Len() != 0 {
@@ -87,27 +72,9 @@ func TestProgressHeartbeatNamesRunningCells(t *testing.T) {
 	if !strings.Contains(b.String(), "[0/2] running: a_b/goodput (") {
 		t.Fatalf("heartbeat: %q", b.String())
 	}
-	p.record(CellResult{Server: "a", Client: "b", Case: "goodput", Result: Succeeded, Details: "9000 (± 12) kbps"})
+	p.record(Result{Server: "a", Client: "b", Case: "goodput", Result: Succeeded, Details: "9000 (± 12) kbps"})
 	if len(p.running) != 0 || !strings.Contains(b.String(), "goodput 9000 (± 12) kbps") {
 		t.Fatalf("after record: %v %q", p.running, b.String())
-	}
-}
-
-func TestMeasurementsGoToTheirOwnListLikeUpstream(t *testing.T) {
-	cases := []*Case{{Name: "handshake", Abbr: "H"}, {Name: "goodput", Abbr: "G", Measure: "goodput", Repetitions: 5}}
-	res := []CellResult{
-		{Server: "s", Client: "c", Case: "handshake", Result: Succeeded},
-		{Server: "s", Client: "c", Case: "goodput", Result: Succeeded, Values: []float64{9000, 9100}, Details: measurementDetails([]float64{9000, 9100})},
-	}
-	s := Summarize(cases, []string{"c"}, []string{"s"}, res, nil)
-	if len(s.Results[0]) != 1 || len(s.Measurements[0]) != 1 || s.Measurements[0][0]["details"] != "9050 (± 71) kbps" {
-		t.Fatalf("results %+v measurements %+v", s.Results, s.Measurements)
-	}
-	if _, listed := s.Tests["G"]; listed {
-		t.Fatal("upstream's tests map holds test cases only")
-	}
-	if measurementDetails([]float64{8000}) != "8000 (± 0) kbps" {
-		t.Fatal(measurementDetails([]float64{8000}))
 	}
 }
 
@@ -122,7 +89,7 @@ func TestJournalAddOnFullDiskSaysSo(t *testing.T) {
 	}
 	j := &Journal{f: f, path: "/dev/full"}
 	defer j.Close()
-	err = j.Add(CellResult{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
+	err = j.Add(Result{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
 	if err == nil || !strings.Contains(err.Error(), "/dev/full") || !strings.Contains(err.Error(), "no space left") {
 		t.Fatalf("got %v", err)
 	}

@@ -1,0 +1,97 @@
+package matrix
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+func cells(names ...string) []Cell {
+	var out []Cell
+	for _, n := range names {
+		out = append(out, Cell{Server: "s", Client: "c", Case: n, Abbr: strings.ToUpper(n[:1])})
+	}
+	return out
+}
+
+// Done cells are skipped, the rest run -j at a time and land in the journal as they finish.
+func TestRunSkipsDoneCellsAndJournalsTheRest(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := OpenJournal(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	r := &Runner{Dir: dir, Jobs: 2, Journal: j, Progress: &b}
+	done := []Result{{Server: "s", Client: "c", Case: "a", Result: Succeeded}}
+	var ran atomic.Int32
+	results, err := r.Run(context.Background(), cells("a", "b", "c"), done, func(ctx context.Context, c Cell) Result {
+		ran.Add(1)
+		verdict := Succeeded
+		if c.Case == "c" {
+			verdict = Failed
+		}
+		return Result{Server: c.Server, Client: c.Client, Case: c.Case, Abbr: c.Abbr, Result: verdict, Reason: "because"}
+	})
+	j.Close()
+	if err != nil || ran.Load() != 2 || len(results) != 3 {
+		t.Fatalf("ran %d, %d results, %v", ran.Load(), len(results), err)
+	}
+	journaled, _ := ReadResults(filepath.Join(dir, "results.jsonl"))
+	if len(journaled) != 2 {
+		t.Fatalf("journal holds the cells this run ran: %+v", journaled)
+	}
+	if p, f, u := Counts(results); p != 2 || f != 1 || u != 0 {
+		t.Fatalf("counts %d %d %d", p, f, u)
+	}
+	if !strings.Contains(b.String(), "resuming: 1 cells already done, 2 to run") || !strings.Contains(b.String(), "[2/2]") {
+		t.Fatalf("progress: %q", b.String())
+	}
+}
+
+// A cell whose run was interrupted has no verdict: nothing is journaled for it.
+func TestRunDropsInterruptedCells(t *testing.T) {
+	dir := t.TempDir()
+	j, _, _ := OpenJournal(filepath.Join(dir, "results.jsonl"))
+	defer j.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Runner{Dir: dir, Jobs: 1, Journal: j, Progress: &strings.Builder{}}
+	results, err := r.Run(ctx, cells("a", "b"), nil, func(ctx context.Context, c Cell) Result {
+		cancel() // Ctrl-C while the first cell runs
+		return Result{Server: c.Server, Client: c.Client, Case: c.Case, Result: Failed, Reason: "interrupted"}
+	})
+	if err != nil || len(results) != 0 {
+		t.Fatalf("%+v %v", results, err)
+	}
+	if journaled, _ := ReadResults(filepath.Join(dir, "results.jsonl")); len(journaled) != 0 {
+		t.Fatalf("journaled an interrupted cell: %+v", journaled)
+	}
+}
+
+// Repeat runs once in the cell's folder, or N times in r<i>/ with their own seeds.
+func TestRepeatLayoutAndSeeds(t *testing.T) {
+	dir := t.TempDir()
+	var seen []string
+	once := func(ctx context.Context, seed uint64, d string) Result {
+		seen = append(seen, filepath.Base(d))
+		verdict := Succeeded
+		if seed != 5 {
+			verdict = Failed
+		}
+		return Result{Result: verdict, Reason: "no", Rerun: "wirelab x --seed 5"}
+	}
+	res := Repeat(context.Background(), 1, 5, dir, Result{Case: "k"}, once)
+	if res.Result != Succeeded || res.Repeat != nil || seen[0] != filepath.Base(dir) || res.Rerun != "wirelab x --seed 5" {
+		t.Fatalf("once: %+v %v", res, seen)
+	}
+	seen = nil
+	res = Repeat(context.Background(), 3, 5, dir, Result{Case: "k"}, once)
+	if res.Result != Failed || res.PassRate() != "1/3" || strings.Join(seen, ",") != "r1,r2,r3" || res.Rerun != "wirelab x --seed 5 --repeat 3" {
+		t.Fatalf("three: %+v %v", res, seen)
+	}
+	if res.Repeat.Of[1].Seed != RepeatSeed(5, 2) {
+		t.Fatalf("seeds: %+v", res.Repeat.Of)
+	}
+}

@@ -1,0 +1,56 @@
+package matrix
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Column is one case of the terminal table: its name and the abbreviation marking its cells.
+type Column struct{ Name, Abbr string }
+
+// PrintTable prints, per case, a client x server table with the cases' abbreviations (upstream
+// QUIC runner's style): the case letter when it succeeded, x-marked when it failed, '-' when
+// unsupported; a flaky cell (--repeat) adds "~k/N", its pass rate, to the majority's mark.
+func PrintTable(w io.Writer, cases []Column, clients, servers []string, results []Result) {
+	by, flaky := map[string]string{}, map[string]string{}
+	anyFlaky := false
+	for _, r := range results {
+		by[r.Key()] = r.Result
+		if r.Flaky() {
+			flaky[r.Key()], anyFlaky = " ~"+r.PassRate(), true
+		}
+	}
+	legend := ""
+	if anyFlaky {
+		legend = ", ~k/N = flaky: k of N repetitions passed"
+	}
+	fmt.Fprintf(w, "\nresults (rows: client, columns: server; %s = succeeded, %s = failed, - = unsupported, . = not run%s)\n", "✓", "✕", legend)
+	for _, c := range cases {
+		fmt.Fprintf(w, "\n%s (%s)\n%-12s %s\n", c.Name, c.Abbr, "", strings.Join(pad(servers), " "))
+		for _, cl := range clients {
+			var row []string
+			for _, s := range servers {
+				mark, k := ".", key(cl, s, c.Name)
+				switch by[k] {
+				case Succeeded:
+					mark = "✓ " + c.Abbr + flaky[k]
+				case Failed:
+					mark = "✕ " + c.Abbr + flaky[k]
+				case Unsupported:
+					mark = "-"
+				}
+				row = append(row, mark)
+			}
+			fmt.Fprintf(w, "%-12s %s\n", cl, strings.Join(pad(row), " "))
+		}
+	}
+}
+
+func pad(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%-12s", x)
+	}
+	return out
+}
