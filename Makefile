@@ -52,8 +52,11 @@ interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS
 grpcweb: ## gRPC <-> gRPC-web conversion conformance
 	@echo "make grpcweb: not implemented yet"; exit 2
 
-h2: ## HTTP/2 flow-control conformance (h2spec and wirelab's own cases)
-	@echo "make h2: not implemented yet"; exit 2
+h2: setup $(WIRELAB) ## HTTP/2 conformance matrix through the sim (h2spec, own flow-control cases): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
+	@$(WIRELAB) images --out $(OUT)
+	@$(WIRELAB) h2 --out $(OUT) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CASES),--cases $(CASES)) \
+	  $(if $(H2SPEC),--h2spec $(H2SPEC)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
+	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT))
 
 include fuzz/fuzz.mk coverage/coverage.mk
 

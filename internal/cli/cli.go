@@ -45,7 +45,7 @@ func commands() []command {
 		{"sim-check", "measure the sim's fidelity through the real topology (make sim-check)", runSimCheck},
 		{"clean", "remove containers, networks and volumes labelled by wirelab runs (--run-id ID: one run)", runClean},
 		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
-		{"h2", "HTTP/2 flow-control conformance", notYet("the h2 suite")},
+		{"h2", "HTTP/2 conformance matrix: server x section (h2spec, own flow-control cases) through the sim (make h2)", runH2},
 		{"grpcweb", "gRPC <-> gRPC-web conversion conformance", notYet("the grpcweb suite")},
 		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},
 		{"report", "HTML dashboard from out/", notYet("the report")},

@@ -162,3 +162,33 @@ func TestQuicBadInputExits2(t *testing.T) {
 		t.Errorf("valid input should reach the engine check: code %d %q", code, errOut)
 	}
 }
+
+// wirelab h2 validates everything before it starts anything.
+func TestH2BadInputExits2(t *testing.T) {
+	root := fakeRepo(t, map[string]string{"web": "name: web\nimplementation: {name: w, version: '1'}\nroles: {h2: [server]}\n"})
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	must(t, os.MkdirAll(filepath.Join(root, "conformance", "h2"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "images", "sim"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "images", "sim", "profiles.yml"), []byte("profiles:\n  ideal: {}\n"), 0o644))
+	sections := filepath.Join(root, "conformance", "h2", "matrix.yml")
+	must(t, os.WriteFile(sections, []byte("sections:\n  - {name: h2spec, abbr: S, requirement: RFC 7540, client: nope, testcase: h2spec, timeout: 60s}\n"), 0o644))
+	if code, _, errOut := wl("h2"); code != ExitBadInput || !strings.Contains(errOut, "matrix.yml: sections[0] (h2spec): client:") {
+		t.Fatalf("bad matrix file: code %d %q", code, errOut)
+	}
+	must(t, os.WriteFile(sections, []byte("sections:\n  - {name: h2spec, abbr: S, requirement: RFC 7540, client: h2spec, testcase: h2spec, timeout: 60s}\n"), 0o644))
+	for _, args := range [][]string{
+		{"h2", "--servers", "nosuch"},
+		{"h2", "--cases", "nosuch"},
+		{"h2", "--profile", "nosuch"},
+		{"h2", "--h2spec", "6.9"},
+		{"h2", "--resume"},
+		{"h2", "--repeat", "0"},
+	} {
+		if code, _, errOut := wl(args...); code != ExitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: code %d %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := wl("h2"); code != ExitEnvironment {
+		t.Errorf("valid input should reach the engine check: code %d %q", code, errOut)
+	}
+}

@@ -95,3 +95,16 @@ func TestRepeatLayoutAndSeeds(t *testing.T) {
 		t.Fatalf("seeds: %+v", res.Repeat.Of)
 	}
 }
+
+// The grid marks each server x case cell, a flaky one with its pass rate, and lists the cases.
+func TestPrintGrid(t *testing.T) {
+	var b strings.Builder
+	flaky := Result{Server: "nginx", Case: "b", Result: Succeeded, Repeat: &Repeats{Passes: 2, Runs: 3, Flaky: true}}
+	PrintGrid(&b, []Column{{"a", "A"}, {"b", "B"}, {"c", "C"}}, []string{"nginx", "caddy"},
+		[]Result{{Server: "nginx", Case: "a", Result: Failed}, flaky, {Server: "caddy", Case: "c", Result: Unsupported}})
+	for _, want := range []string{"nginx        ✕            ✓ ~2/3       .", "caddy        .            .            -", "  B            b"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}

@@ -54,3 +54,37 @@ func pad(xs []string) []string {
 	}
 	return out
 }
+
+// PrintGrid prints one server x case table (rows: servers, columns: cases), for suites whose
+// cases each have a single client: ✓ succeeded, ✕ failed, - unsupported, . not run, and "~k/N"
+// on a flaky cell.
+func PrintGrid(w io.Writer, cases []Column, servers []string, results []Result) {
+	by := map[string]Result{}
+	for _, r := range results {
+		by[r.Server+"|"+r.Case] = r
+	}
+	fmt.Fprintf(w, "\nresults (rows: server, columns: case; %s = succeeded, %s = failed, - = unsupported, . = not run)\n", "✓", "✕")
+	var head []string
+	for _, c := range cases {
+		head = append(head, c.Abbr)
+	}
+	fmt.Fprintf(w, "%-12s %s\n", "", strings.Join(pad(head), " "))
+	for _, s := range servers {
+		var row []string
+		for _, c := range cases {
+			mark := "."
+			if r, ok := by[s+"|"+c.Name]; ok {
+				mark = map[string]string{Succeeded: "✓", Failed: "✕", Unsupported: "-"}[r.Result]
+				if r.Flaky() {
+					mark += " ~" + r.PassRate()
+				}
+			}
+			row = append(row, mark)
+		}
+		fmt.Fprintf(w, "%-12s %s\n", s, strings.Join(pad(row), " "))
+	}
+	fmt.Fprintln(w)
+	for _, c := range cases {
+		fmt.Fprintf(w, "  %-12s %s\n", c.Abbr, c.Name)
+	}
+}

@@ -132,7 +132,7 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		res.Reason = err.Error()
 		return res
 	}
-	if exited, code := r.waitListening(ctx, cell.Container("server"), 20*time.Second); exited {
+	if exited, code := cell.WaitListening(ctx, "server", "udp", 443, 20*time.Second); exited {
 		if code == 127 {
 			res.Result, res.Reason = matrix.Unsupported, "the server answered 127 (test case not supported)"
 		} else {
@@ -256,43 +256,6 @@ func (r *Runner) waitClient(ctx context.Context, cell *topology.Cell, limit time
 			net = nil
 		}
 	}
-}
-
-// waitListening waits until the server has a UDP socket on port 443 (read from its
-// /proc/net/udp{,6}), at most limit; it reports whether the server exited meanwhile and with
-// what code. Without a way to look (no cat in the image), it just waits out the limit's tenth.
-func (r *Runner) waitListening(ctx context.Context, server string, limit time.Duration) (exited bool, code int) {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		state, _ := r.Run.Docker.Run(ctx, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", server)
-		if st, c, ok := strings.Cut(state, " "); ok && st == "exited" {
-			code, _ = strconv.Atoi(c)
-			return true, code
-		}
-		out, err := r.Run.Docker.Run(ctx, "exec", server, "cat", "/proc/net/udp", "/proc/net/udp6")
-		if err != nil && strings.Contains(err.Error(), "executable file not found") {
-			time.Sleep(limit / 10)
-			return false, 0
-		}
-		if listensOn(out, 443) {
-			return false, 0
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	return false, 0
-}
-
-// listensOn reports whether /proc/net/udp{,6} text has a socket bound to port (local_address
-// is "ADDR:PORT" in hex, the second column).
-func listensOn(procNetUDP string, port int) bool {
-	want := fmt.Sprintf(":%04X", port)
-	for _, line := range strings.Split(procNetUDP, "\n") {
-		f := strings.Fields(line)
-		if len(f) > 2 && strings.HasSuffix(f[1], want) {
-			return true
-		}
-	}
-	return false
 }
 
 // verify runs the case's checks: the download comparison here, the rest on the trace (which

@@ -1,0 +1,117 @@
+package h2suite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/topology"
+)
+
+var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
+
+// runOnce runs one server x section cell once with its output in dir: sim and server first,
+// the client once the server listens on TCP 443; then the cell is fenced (endpoints, then the
+// sim, which seals its traces) before the client's report is read.
+func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string) (res matrix.Result) {
+	res.Result = matrix.Failed
+	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch
+	if err := WriteContent(filepath.Join(dir, "www"), r.Seed); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	subnets, release, err := r.Alloc.Allocate(ctx, r.Run.Docker, r.Run.ID+"/"+dir)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	defer release()
+	params := sec.Params
+	if sec.Client == ClientH2spec {
+		params = fmt.Sprintf("--timeout %d %s", r.h2specTimeout(), sec.Params)
+	}
+	project := unsafeName.ReplaceAllString(strings.ToLower(s.Name+"-"+sec.Name), "-")
+	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, project, dir, subnets, map[string]string{
+		"CLIENT_IMAGE": "wirelab/" + sec.Client + ":latest", "SERVER_IMAGE": s.Image,
+		"TESTCASE": sec.Testcase, "SERVER_TESTCASE": "h2", "CLIENT_PARAMS": strings.TrimSpace(params),
+		"SIM_PROFILE": r.Profile, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
+	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
+	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s", s.Name, sec.Name, r.Seed, r.Profile)
+	_ = os.WriteFile(filepath.Join(dir, "rerun.sh"), []byte("#!/bin/sh\n# this cell alone, through wirelab:\n"+res.Rerun+
+		"\n# or the bare topology (then: wirelab clean --run-id "+r.Run.ID+"-rerun):\n# "+cell.RerunCommand()+"\n"), 0o755)
+	defer func() {
+		out, _ := cell.Cmd(context.Background(), "logs", "--no-color", "--timestamps").CombinedOutput()
+		_ = os.WriteFile(filepath.Join(dir, "output.txt"), out, 0o644)
+		if err := cell.Stop(context.Background()); err != nil && res.Reason == "" {
+			res.Reason = err.Error()
+		}
+	}()
+	if err := cell.Up(ctx, "sim", "server"); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	if exited, code := cell.WaitListening(ctx, "server", "tcp", 443, 20*time.Second); exited {
+		if code == 127 {
+			res.Result, res.Reason = matrix.Unsupported, "the server answered 127 (no h2 role)"
+		} else {
+			res.Reason = fmt.Sprintf("server exited %d before the client started: %s", code, cell.LastLogLine("server"))
+		}
+		return res
+	}
+	if err := cell.Up(ctx); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	code, err := cell.WaitExit(ctx, "client", r.limit(sec))
+	if ctx.Err() != nil {
+		return res
+	}
+	// A server that died under the client is the finding, whatever the client concluded.
+	if state, _ := cell.State(context.Background(), "server"); !strings.HasPrefix(state, "running") {
+		res.Reason = fmt.Sprintf("the server died during the cell (%s): %s", state, cell.LastLogLine("server"))
+		return res
+	}
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	if code == 127 {
+		res.Result, res.Reason = matrix.Unsupported, "the client answered 127 (test case not supported)"
+		return res
+	}
+	if err := cell.Fence(ctx); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	res.Result, res.Reason, res.Details = r.verdict(dir, sec, code, cell)
+	return res
+}
+
+// verdict reads the client's report from the fenced cell: h2spec's JUnit for h2spec, h2check's
+// report.json for wirelab's own cases. No report is a failure naming the client's last words.
+func (r *Runner) verdict(dir string, sec *Section, code int, cell *topology.Cell) (result, reason, details string) {
+	switch sec.Client {
+	case ClientH2spec:
+		cases, err := ReadH2specJUnit(filepath.Join(dir, "client", "junit.xml"))
+		if err != nil {
+			return matrix.Failed, fmt.Sprintf("h2spec wrote no report (exit %d): %s", code, cell.LastLogLine("client")), ""
+		}
+		passed, reason, details := H2specVerdict(cases)
+		if passed {
+			return matrix.Succeeded, "", details
+		}
+		return matrix.Failed, reason, details
+	default:
+		v, err := ReadH2checkReport(filepath.Join(dir, "client", "report.json"), sec.Name)
+		if err != nil {
+			return matrix.Failed, fmt.Sprintf("h2check (exit %d): %v; %s", code, err, cell.LastLogLine("client")), ""
+		}
+		return v.Matrix(), v.Reason, ""
+	}
+}

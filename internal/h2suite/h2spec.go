@@ -1,0 +1,98 @@
+package h2suite
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// H2specCase is one h2spec test case's outcome: its ID as h2spec selects it ("http2/6.9.1/2"),
+// what it checks, and passed / failed / skipped.
+type H2specCase struct {
+	ID      string `json:"id"`
+	Desc    string `json:"desc"`
+	Result  string `json:"result"`
+	Message string `json:"message,omitempty"` // h2spec's expected/actual, or its error
+}
+
+// Outcomes of an h2spec case.
+const (
+	CasePassed  = "passed"
+	CaseFailed  = "failed"
+	CaseSkipped = "skipped"
+)
+
+// ReadH2specJUnit reads h2spec's own JUnit report. h2spec puts every failed expectation in
+// <failure> or <error> (which one depends on its Go error type, not on who is at fault), so both
+// count as failed; <skipped> (the server's response body was too short, say) is skipped.
+// A case's ID is its suite's package and its 1-based place in it: h2spec numbers them so.
+func ReadH2specJUnit(path string) ([]H2specCase, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Suites []struct {
+			Package string `xml:"package,attr"`
+			Cases   []struct {
+				Desc    string   `xml:"classname,attr"`
+				Failure *content `xml:"failure"`
+				Error   *content `xml:"error"`
+				Skipped *content `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: not h2spec's JUnit report: %v", path, err)
+	}
+	var out []H2specCase
+	for _, s := range doc.Suites {
+		for i, c := range s.Cases {
+			hc := H2specCase{ID: fmt.Sprintf("%s/%d", s.Package, i+1), Desc: c.Desc, Result: CasePassed}
+			switch {
+			case c.Failure != nil:
+				hc.Result, hc.Message = CaseFailed, oneLine(c.Failure.Text)
+			case c.Error != nil:
+				hc.Result, hc.Message = CaseFailed, oneLine(c.Error.Text)
+			case c.Skipped != nil:
+				hc.Result = CaseSkipped
+			}
+			out = append(out, hc)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: h2spec's JUnit report holds no test case", path)
+	}
+	return out, nil
+}
+
+type content struct {
+	Text string `xml:",chardata"`
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// H2specVerdict is a section's verdict from h2spec's cases: passed when none failed; the
+// reason lists the failed IDs; details count all three outcomes, skips included, never hidden.
+func H2specVerdict(cases []H2specCase) (passed bool, reason, details string) {
+	var failed []string
+	skipped := 0
+	for _, c := range cases {
+		switch c.Result {
+		case CaseFailed:
+			failed = append(failed, c.ID)
+		case CaseSkipped:
+			skipped++
+		}
+	}
+	details = fmt.Sprintf("h2spec: %d passed, %d failed, %d skipped of %d", len(cases)-len(failed)-skipped, len(failed), skipped, len(cases))
+	if len(failed) == 0 {
+		return true, "", details
+	}
+	list := failed
+	if len(list) > 12 {
+		list = append(append([]string(nil), list[:12]...), fmt.Sprintf("... %d more", len(failed)-12))
+	}
+	return false, fmt.Sprintf("h2spec: %d of %d cases failed: %s", len(failed), len(cases), strings.Join(list, " ")), details
+}

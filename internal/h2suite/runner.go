@@ -1,0 +1,100 @@
+package h2suite
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/run"
+	"github.com/wirelab/wirelab/internal/topology"
+)
+
+// Runner runs the h2 matrix: each server x section cell in a client -- sim -- server topology
+// of its own (compose/lab.yml), on matrix.Runner.
+type Runner struct {
+	Run      *run.Run
+	Compose  *docker.Compose
+	Root     string
+	Alloc    *topology.Allocator
+	Journal  *matrix.Journal
+	Progress io.Writer
+	Seed     uint64
+	Profile  string        // the sim profile every cell runs on
+	RTT      time.Duration // that profile's round-trip time: client time limits grow with it
+	CertsDir string
+	Repeat   int
+}
+
+// Cells lists the matrix's cells: servers outer, sections inner; a section's client is the
+// cell's client (h2spec, h2check).
+func Cells(servers []Server, sections []*Section) []matrix.Cell {
+	var out []matrix.Cell
+	for _, s := range servers {
+		for _, sec := range sections {
+			out = append(out, matrix.Cell{Server: s.Name, Client: sec.Client, Case: sec.Name, Abbr: sec.Abbr})
+		}
+	}
+	return out
+}
+
+// PlanCells is the matrix as the plan sees it (every cell runs: the server manifests declare
+// the h2 role, not cases).
+func PlanCells(servers []Server, sections []*Section) []matrix.PlanCell {
+	var out []matrix.PlanCell
+	for _, c := range Cells(servers, sections) {
+		out = append(out, matrix.PlanCell{Cell: c, TypicalSeconds: 10})
+	}
+	return out
+}
+
+// Columns are the sections as the terminal table shows them.
+func Columns(sections []*Section) []matrix.Column {
+	out := make([]matrix.Column, len(sections))
+	for i, s := range sections {
+		out[i] = matrix.Column{Name: s.Name, Abbr: s.Abbr}
+	}
+	return out
+}
+
+// RunMatrix runs every server x section cell not already in done; see matrix.Runner.Run.
+func (r *Runner) RunMatrix(ctx context.Context, servers []Server, sections []*Section, done []matrix.Result) ([]matrix.Result, error) {
+	byServer, bySection := map[string]Server{}, map[string]*Section{}
+	for _, s := range servers {
+		byServer[s.Name] = s
+	}
+	for _, s := range sections {
+		bySection[s.Name] = s
+	}
+	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress}
+	return m.Run(ctx, Cells(servers, sections), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
+		return r.runCell(ctx, byServer[c.Server], bySection[c.Case])
+	})
+}
+
+func (r *Runner) runCell(ctx context.Context, s Server, sec *Section) matrix.Result {
+	start := time.Now()
+	dir := filepath.Join(r.Run.Dir, s.Name, sec.Name)
+	res := matrix.Result{Server: s.Name, Client: sec.Client, Case: sec.Name, Abbr: sec.Abbr, Result: matrix.Failed, Dir: dir}
+	res = matrix.Repeat(ctx, r.Repeat, r.Seed, dir, res, func(ctx context.Context, seed uint64, dir string) matrix.Result {
+		rr := *r
+		rr.Seed = seed
+		return rr.runOnce(ctx, s, sec, dir)
+	})
+	res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
+	return res
+}
+
+// limit is a section's client time limit on this run's profile: the ideal-link limit plus a
+// hundred round trips per minute of it (h2spec's ~150 cases each wait for answers).
+func (r *Runner) limit(sec *Section) time.Duration {
+	return sec.Limit + time.Duration(sec.Limit.Minutes()*100)*r.RTT
+}
+
+// h2specTimeout is h2spec's per-case -o (seconds): its default 2 s, or four round trips and a
+// second when the profile's RTT makes that longer.
+func (r *Runner) h2specTimeout() int {
+	return max(2, int((4*r.RTT+time.Second).Seconds()+0.999))
+}

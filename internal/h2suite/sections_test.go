@@ -1,0 +1,49 @@
+package h2suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestShippedMatrixLoads(t *testing.T) {
+	sections, err := LoadSections("../../conformance/h2/matrix.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sections[0].Name != "h2spec" || sections[0].Client != ClientH2spec || sections[0].Limit <= 0 {
+		t.Fatalf("%+v", sections[0])
+	}
+}
+
+func TestBadMatrixNamesFileEntryAndField(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "matrix.yml")
+	ok := "{name: a, abbr: A, requirement: RFC 9113 §6.9, client: h2check, testcase: h2, timeout: 10s}"
+	for body, want := range map[string]string{
+		"sections: [" + strings.Replace(ok, "client: h2check", "client: curl", 1) + "]":  "sections[0] (a): client:",
+		"sections: [" + strings.Replace(ok, "timeout: 10s", "timeout: soon", 1) + "]":    "sections[0] (a): timeout:",
+		"sections: [" + strings.Replace(ok, "requirement: RFC 9113 §6.9, ", "", 1) + "]": "sections[0] (a): requirement:",
+		"sections: [" + ok + ", " + ok + "]":                                             "sections[1] (a): name: duplicate",
+		"sections: [{name: a, bogus: 1}]":                                                "field bogus not found",
+		"sections: []":                                                                   "sections: none",
+	} {
+		os.WriteFile(p, []byte(body), 0o644)
+		if _, err := LoadSections(p); err == nil || !strings.Contains(err.Error(), "matrix.yml") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", body, err, want)
+		}
+	}
+}
+
+func TestNarrowH2spec(t *testing.T) {
+	secs := []*Section{{Name: "h2spec", Client: ClientH2spec}, {Name: "x", Client: ClientH2check, Params: "x"}}
+	if err := NarrowH2spec(secs, "http2/6.9,hpack/2.3.3/1"); err != nil || secs[0].Params != "http2/6.9 hpack/2.3.3/1" || secs[1].Params != "x" {
+		t.Fatalf("%v %+v %+v", err, secs[0], secs[1])
+	}
+	for _, bad := range []string{"6.9", "http2/6.9;rm", "http3/1"} {
+		if err := NarrowH2spec(secs, bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
