@@ -43,12 +43,21 @@ func env(name, def string) string {
 	return def
 }
 
+// atoiOr is s as a number, or def when s is empty or not one.
+func atoiOr(s string, def int) int {
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+		return n
+	}
+	return def
+}
+
 func run() error {
 	profiles := flag.String("profiles", env("SIM_PROFILES", "/etc/wirelab/profiles.yml"), "profile file")
 	ref := flag.String("profile", env("SIM_PROFILE", "simple-p2p"), "profile reference (name[:path=value...])")
 	seedFlag := flag.String("seed", env("SIM_SEED", ""), "seed for every random decision (default: random, printed)")
 	logs := flag.String("logs", env("SIM_LOGS", "/logs"), "where pcaps and stats.json go")
 	captureOn := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides of the engine")
+	tcpSnap := flag.Int("tcp-snap", atoiOr(env("SIM_TCP_SNAP", ""), defaultTCPSnap), "bytes of each TCP packet the traces keep (0: all)")
 	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
 	flag.Parse()
 	// The release writer pins one P (see writeLoop) and the two readers block in read(2); spare Ps
@@ -104,7 +113,7 @@ func run() error {
 	fwd := newForwarder(emu, lab)
 	if *captureOn {
 		for i, name := range traceNames { // client, server side
-			if fwd.traces[i], err = newPcapWriter(filepath.Join(*logs, name)); err != nil {
+			if fwd.traces[i], err = newPcapWriter(filepath.Join(*logs, name), *tcpSnap); err != nil {
 				return err
 			}
 		}

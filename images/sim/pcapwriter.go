@@ -25,6 +25,8 @@ type pcapWriter struct {
 	ch   chan pcapRecord
 	done chan struct{}
 
+	tcpSnap int // bytes kept of a TCP packet; 0: whole
+
 	closing sync.RWMutex // write holds it shared, close exclusively: no send after close
 	closed  bool
 
@@ -38,7 +40,8 @@ type pcapRecord struct {
 
 const linktypeRaw = 101 // raw IPv4/IPv6
 
-func newPcapWriter(path string) (*pcapWriter, error) {
+// newPcapWriter writes path, keeping tcpSnap bytes of each TCP packet (0: all of it).
+func newPcapWriter(path string, tcpSnap int) (*pcapWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -54,7 +57,7 @@ func newPcapWriter(path string) (*pcapWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	p := &pcapWriter{f: f, w: w, ch: make(chan pcapRecord, 1<<16), done: make(chan struct{}), sealed: capture.FileSeal{Bytes: 24}}
+	p := &pcapWriter{f: f, w: w, tcpSnap: tcpSnap, ch: make(chan pcapRecord, 1<<16), done: make(chan struct{}), sealed: capture.FileSeal{Bytes: 24}}
 	go p.loop()
 	return p, nil
 }
@@ -80,16 +83,17 @@ func (p *pcapWriter) loop() {
 	}
 }
 
-// tcpSnap is how much of a TCP packet the traces keep: its headers. The QUIC checks read UDP
-// only, and a competing TCP flow (crosstraffic) would otherwise make traces of hundreds of MB.
-const tcpSnap = 128
+// defaultTCPSnap is how much of a TCP packet the traces keep by default: its headers. The QUIC
+// checks read UDP only, and a competing TCP flow (crosstraffic) would otherwise make traces of
+// hundreds of MB. Suites whose protocol runs over TCP (h2) keep it whole (SIM_TCP_SNAP=0).
+const defaultTCPSnap = 128
 
 func (p *pcapWriter) append(t time.Time, pkt []byte) {
 	var rec [16]byte
 	ns := t.UnixNano()
 	kept := pkt
-	if isTCP(pkt) && len(pkt) > tcpSnap {
-		kept = pkt[:tcpSnap]
+	if p.tcpSnap > 0 && isTCP(pkt) && len(pkt) > p.tcpSnap {
+		kept = pkt[:p.tcpSnap]
 	}
 	binary.LittleEndian.PutUint32(rec[0:], uint32(ns/1e9))
 	binary.LittleEndian.PutUint32(rec[4:], uint32(ns%1e9))

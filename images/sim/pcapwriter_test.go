@@ -13,7 +13,7 @@ import (
 // TCP packets keep only their headers in the traces; UDP (QUIC) packets stay whole.
 func TestPcapKeepsTCPHeadersOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.pcap")
-	p, err := newPcapWriter(path)
+	p, err := newPcapWriter(path, defaultTCPSnap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestPcapKeepsTCPHeadersOnly(t *testing.T) {
 	}
 	rec := data[24:] // after the file header
 	incl, orig := binary.LittleEndian.Uint32(rec[8:]), binary.LittleEndian.Uint32(rec[12:])
-	if incl != tcpSnap || orig != 1500 {
+	if incl != defaultTCPSnap || orig != 1500 {
 		t.Fatalf("tcp record: incl %d orig %d", incl, orig)
 	}
 	rec = rec[16+incl:]
@@ -48,7 +48,7 @@ func TestSealCountsEveryPacketUpToClose(t *testing.T) {
 	var traces [2]*pcapWriter
 	for i, n := range traceNames {
 		var err error
-		if traces[i], err = newPcapWriter(filepath.Join(dir, n)); err != nil {
+		if traces[i], err = newPcapWriter(filepath.Join(dir, n), defaultTCPSnap); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -70,5 +70,24 @@ func TestSealCountsEveryPacketUpToClose(t *testing.T) {
 	got, err := capture.Count(filepath.Join(dir, traceNames[sideServer]))
 	if err != nil || got.Records != 5000 {
 		t.Fatalf("server-side trace: %+v %v, want 5000 records", got, err)
+	}
+}
+
+// SIM_TCP_SNAP=0 (the h2 suite: HTTP/2 runs over TCP) keeps TCP packets whole.
+func TestPcapKeepsWholeTCPWhenAsked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.pcap")
+	p, err := newPcapWriter(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcp := make([]byte, 1500)
+	tcp[0], tcp[9] = 0x45, 6
+	p.write(time.Now(), tcp)
+	if _, err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if incl := binary.LittleEndian.Uint32(data[24+8:]); incl != 1500 {
+		t.Fatalf("tcp record kept %d of 1500 bytes", incl)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/topology"
 )
 
@@ -78,7 +79,7 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	runner := &h2suite.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
 		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTT: link.ToClient.Delay + link.ToServer.Delay,
-		CertsDir: m.certDir, Repeat: *mf.repeat}
+		CertsDir: m.certDir, Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}}
 	results, err := runner.RunMatrix(ctx, servers, sections, done)
 	if err != nil {
 		return m.journalError(err)

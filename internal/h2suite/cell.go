@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/topology"
 )
@@ -41,6 +42,7 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 		"CLIENT_IMAGE": "wirelab/" + sec.Client + ":latest", "SERVER_IMAGE": s.Image,
 		"TESTCASE": sec.Testcase, "SERVER_TESTCASE": "h2", "CLIENT_PARAMS": strings.TrimSpace(params),
 		"SIM_PROFILE": r.Profile, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
+		"SIM_TCP_SNAP": "0", // HTTP/2 rides TCP: the traces keep it whole, to be decrypted
 	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
 	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s", s.Name, sec.Name, r.Seed, r.Profile)
 	_ = os.WriteFile(filepath.Join(dir, "rerun.sh"), []byte("#!/bin/sh\n# this cell alone, through wirelab:\n"+res.Rerun+
@@ -89,6 +91,7 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 		res.Reason = err.Error()
 		return res
 	}
+	r.decryptedTrace(ctx, dir)
 	res.Result, res.Reason, res.Details = r.verdict(dir, sec, code, cell)
 	return res
 }
@@ -113,5 +116,20 @@ func (r *Runner) verdict(dir string, sec *Section, code int, cell *topology.Cell
 			return matrix.Failed, fmt.Sprintf("h2check (exit %d): %v; %s", code, err, cell.LastLogLine("client")), ""
 		}
 		return v.Matrix(), v.Reason, ""
+	}
+}
+
+// decryptedTrace leaves the server-side trace as sim/trace_node_right.pcapng with the cell's
+// TLS secrets embedded (opens decrypted in Wireshark), when an endpoint wrote a keylog: h2spec
+// writes none, so an h2spec cell is decrypted only where the server keylogs (go-h2, nodejs-h2).
+// The verdicts do not read it: a missing pcapng costs the reader, not the verdict.
+func (r *Runner) decryptedTrace(ctx context.Context, dir string) {
+	keys, err := capture.MergeKeylogs(dir)
+	if err != nil || keys == "" || r.Tshark == nil {
+		return
+	}
+	if err := r.Tshark.InjectSecrets(ctx, filepath.Join(dir, "sim", "trace_node_right.pcap"), keys,
+		filepath.Join(dir, "sim", "trace_node_right.pcapng")); err != nil {
+		_ = os.WriteFile(filepath.Join(dir, "sim", "pcapng-error.txt"), []byte(err.Error()+"\n"), 0o644)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/run"
 	"github.com/wirelab/wirelab/internal/topology"
 )
@@ -26,6 +27,7 @@ type Runner struct {
 	RTT      time.Duration // that profile's round-trip time: client time limits grow with it
 	CertsDir string
 	Repeat   int
+	Tshark   *quictrace.Runner // editcap for the decrypted pcapng (tshark image)
 }
 
 // Cells lists the matrix's cells: servers outer, sections inner; a section's client is the
@@ -76,7 +78,7 @@ func (r *Runner) RunMatrix(ctx context.Context, servers []Server, sections []*Se
 
 func (r *Runner) runCell(ctx context.Context, s Server, sec *Section) matrix.Result {
 	start := time.Now()
-	dir := filepath.Join(r.Run.Dir, s.Name, sec.Name)
+	dir := filepath.Join(r.Run.Dir, s.Name+"_"+sec.Client, sec.Name) // every suite's layout: <server>_<client>/<case>/
 	res := matrix.Result{Server: s.Name, Client: sec.Client, Case: sec.Name, Abbr: sec.Abbr, Result: matrix.Failed, Dir: dir}
 	res = matrix.Repeat(ctx, r.Repeat, r.Seed, dir, res, func(ctx context.Context, seed uint64, dir string) matrix.Result {
 		rr := *r

@@ -85,11 +85,12 @@ type Once func(ctx context.Context, seed uint64, dir string) Result
 // Repeat runs a cell n times, one after the other: once in dir when n <= 1 (the layout and
 // result of a run without --repeat), else repetition i in dir/r<i>/ with seed RepeatSeed(seed,
 // i). A repetition that is unsupported ends the cell. res is the cell's result so far (its
-// names); Repeat fills in the verdict, the reason, the rerun command and, for n > 1, Repeat.
+// names); Repeat fills in the verdict, the reason, the rerun command, for n <= 1 the details
+// and for n > 1 Repeat.
 func Repeat(ctx context.Context, n int, seed uint64, dir string, res Result, once Once) Result {
 	if n <= 1 {
 		one := once(ctx, seed, dir)
-		res.Result, res.Reason, res.Rerun = one.Result, one.Reason, one.Rerun
+		res.Result, res.Reason, res.Rerun, res.Details = one.Result, one.Reason, one.Rerun, one.Details
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch, with every repetition

@@ -27,7 +27,7 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 	if err := capture.Verify(filepath.Join(cellDir, "sim"), "trace_node_right.pcap"); err != nil {
 		return TraceVerdict{}, fmt.Errorf("incomplete trace: %v", err)
 	}
-	keys, err := mergeKeylogs(cellDir)
+	keys, err := capture.MergeKeylogs(cellDir)
 	if err != nil {
 		return TraceVerdict{}, err
 	}
@@ -65,23 +65,4 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 		}
 	}
 	return v, nil
-}
-
-// mergeKeylogs joins the client's and the server's keys.log into the cell's keys.log (either may
-// be missing; some endpoints write none) and returns its path, or "" when there are no secrets.
-func mergeKeylogs(cellDir string) (string, error) {
-	var all []byte
-	for _, side := range []string{"client", "server"} {
-		if b, err := os.ReadFile(filepath.Join(cellDir, side, "keys.log")); err == nil {
-			all = append(all, b...)
-			if len(b) > 0 && b[len(b)-1] != '\n' {
-				all = append(all, '\n')
-			}
-		}
-	}
-	if len(all) == 0 {
-		return "", nil
-	}
-	path := filepath.Join(cellDir, "keys.log")
-	return path, os.WriteFile(path, all, 0o644)
 }
