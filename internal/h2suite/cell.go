@@ -103,7 +103,7 @@ func (r *Runner) verdict(dir string, sec *Section, code int, cell *topology.Cell
 	case ClientH2spec:
 		cases, err := ReadH2specJUnit(filepath.Join(dir, "client", "junit.xml"))
 		if err != nil {
-			return matrix.Failed, fmt.Sprintf("h2spec wrote no report (exit %d): %s", code, cell.LastLogLine("client")), ""
+			return matrix.Failed, fmt.Sprintf("h2spec's report (exit %d): %v; %s", code, err, cell.LastLogLine("client")), ""
 		}
 		passed, reason, details := H2specVerdict(cases)
 		if passed {

@@ -53,3 +53,14 @@ func TestH2specReportMissingOrCorrupt(t *testing.T) {
 		t.Fatalf("an empty report: %v", err)
 	}
 }
+
+// h2spec copies a peer's bytes into its report unescaped: a NUL there must not lose the report.
+func TestH2specReportWithControlBytes(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "junit.xml")
+	os.WriteFile(p, []byte("<?xml version=\"1.0\"?><testsuites><testsuite package=\"http2/5.1\">"+
+		"<testcase classname=\"x\"><error>Actual: DATA \x00\x01 frame</error></testcase></testsuite></testsuites>"), 0o644)
+	cases, err := ReadH2specJUnit(p)
+	if err != nil || len(cases) != 1 || cases[0].Result != CaseFailed || cases[0].Message != "Actual: DATA ?? frame" {
+		t.Fatalf("%v %+v", err, cases)
+	}
+}

@@ -1,0 +1,46 @@
+#!/bin/bash
+# wirelab endpoint script for Debian's caddy (server role, TESTCASE=h2 only).
+#
+# Contract: ROLE=server, TESTCASE=h2, SSLKEYLOGFILE; mounts /www, /certs, /logs.
+# Exit 0 ok, 1 error, 127 not supported. TLS on TCP 443 (one dual-stack socket where the container
+# has IPv6), ALPN h2 and http/1.1; /upload is counted by upload-sink behind reverse_proxy.
+#
+# /etc/caddy/wirelab-h2.json is caddy's native JSON config, because the Caddyfile of 2.6 cannot
+# set the server keylog. It sets: no admin API; no automatic certificates or HTTP->HTTPS
+# redirect; protocols h1 and h2 (the suite is about TCP; caddy's default would also open UDP 443
+# for h3); the run's certificate, and default_sni "server" for clients that send no SNI;
+# insecure_secrets_log (the keylog) on SSLKEYLOGFILE; POST/PUT /upload through reverse_proxy
+# (HTTP/1.1, streamed: caddy's default) to upload-sink, everything else from /www. HTTP/2 and
+# proxy settings stay at caddy's defaults: measuring those is the point.
+# Logs: /logs/caddy.log (errors and access), /logs/upload-sink.log.
+set -u
+
+role=${ROLE:-}
+testcase=${TESTCASE:-}
+conf=/run/caddy.json
+
+# Decide support before touching the network, so a compliance probe gets 127 anywhere.
+if [ "$role" != server ]; then
+  if [ "$role" = client ]; then echo "caddy: no client role"; exit 127; fi
+  echo "ROLE must be client or server (got '$role')" >&2; exit 1
+fi
+if [ "$testcase" != h2 ]; then
+  echo "caddy server: test case '$testcase' not supported (h2 only)"; exit 127
+fi
+
+/setup.sh || exit 1
+
+# The keylog path goes into the config (caddy reads no environment variable for it); without
+# SSLKEYLOGFILE the setting is dropped. Plain path characters only, so nothing needs escaping.
+case "${SSLKEYLOGFILE:-}" in
+  "") sed '/@SSLKEYLOGFILE@/d' /etc/caddy/wirelab-h2.json >"$conf" ;;
+  *[!A-Za-z0-9_./-]*) echo "caddy server: SSLKEYLOGFILE '$SSLKEYLOGFILE': want a plain path" >&2; exit 1 ;;
+  *) sed "s|@SSLKEYLOGFILE@|$SSLKEYLOGFILE|" /etc/caddy/wirelab-h2.json >"$conf" ;;
+esac
+
+upload-sink -listen 127.0.0.1:8081 2>>/logs/upload-sink.log &
+/wait-for-it.sh 127.0.0.1:8081 -q -t 10 || { echo "caddy server: upload-sink not listening" >&2; exit 1; }
+
+echo "caddy server: TESTCASE=$testcase, serving /www on TCP 443 (h2, http/1.1); caddy $(caddy version)"
+# shellcheck disable=SC2086 # SERVER_PARAMS is a word list
+exec wirelab-serve caddy run --config "$conf" ${SERVER_PARAMS:-} 2>>/logs/caddy.log

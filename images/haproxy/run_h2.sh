@@ -1,0 +1,32 @@
+#!/bin/bash
+# The haproxy image's HTTP/2 server role (TESTCASE=h2; run_endpoint.sh hands over to this script
+# after its ROLE check): haproxy terminates TLS on TCP 443 with ALPN h2 and http/1.1 and forwards
+# over HTTP/1.1 to lighttpd (files) and upload-sink (/upload) on loopback. Config:
+# /etc/haproxy/haproxy-h2.cfg.
+# Keys: haproxy writes the TLS secrets of each request's connection as a log line in NSS key log
+# format to fd 3, which this script opens on SSLKEYLOGFILE.
+# Logs: /logs/haproxy.log, /logs/lighttpd-error.log, /logs/upload-sink.log.
+set -u
+log=/logs/haproxy.log
+
+/setup.sh || exit 1
+
+# IPv6 only where the container has an address (bind would fail otherwise).
+if ip -o -6 addr show scope global | grep -q inet6; then export WIRELAB_IPV6=1; fi
+
+# haproxy wants certificate chain and key in one file; /certs is read-only.
+install -d -m 700 /run/haproxy
+cat /certs/cert.pem /certs/priv.key >/run/haproxy/server.pem
+
+# lighttpd drops to www-data before it opens its error log.
+install -o www-data -g www-data -m 644 /dev/null /logs/lighttpd-error.log
+lighttpd -f /etc/lighttpd/wirelab.conf || { echo "haproxy server: lighttpd did not start" >&2; exit 1; }
+upload-sink -listen 127.0.0.1:8081 2>>/logs/upload-sink.log &
+for port in 8080 8081; do
+  /wait-for-it.sh 127.0.0.1:$port -q -t 10 || { echo "haproxy server: nothing listening on 127.0.0.1:$port" >&2; exit 1; }
+done
+
+exec 3>>"${SSLKEYLOGFILE:-/dev/null}"
+echo "haproxy server: TESTCASE=h2, serving /www on TCP 443 (h2, http/1.1); $(haproxy -v | head -n1)"
+# shellcheck disable=SC2086 # SERVER_PARAMS is a word list
+exec wirelab-serve haproxy -db -f /etc/haproxy/haproxy-h2.cfg ${SERVER_PARAMS:-} 2>>"$log"
