@@ -60,11 +60,15 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return badInputf("%v", err)
 	}
-	resolved, err := profiles.Resolve(*profileFlag)
-	if err != nil {
-		return badInputf("--profile: %v", err)
+	rtts := map[string]time.Duration{}
+	for _, ref := range append([]string{*profileFlag}, h2suite.Profiles(sections)...) {
+		resolved, err := profiles.Resolve(ref)
+		if err != nil {
+			return badInputf("profile %s: %v", ref, err)
+		}
+		link := resolved.Initial()
+		rtts[ref] = link.ToClient.Delay + link.ToServer.Delay
 	}
-	link := resolved.Initial()
 
 	m, err := e.startMatrix(ctx, *opts)
 	if err != nil {
@@ -78,7 +82,7 @@ func runH2(ctx context.Context, e *env, args []string) error {
 		matrix.LoadHistory(filepath.Join(opts.Out, "h2"))), r.Dir)
 	start := time.Now()
 	runner := &h2suite.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
-		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTT: link.ToClient.Delay + link.ToServer.Delay,
+		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTTs: rtts,
 		CertsDir: m.certDir, Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}}
 	results, err := runner.RunMatrix(ctx, servers, sections, done)
 	if err != nil {

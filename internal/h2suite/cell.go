@@ -34,14 +34,17 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 	}
 	defer release()
 	params := sec.Params
-	if sec.Client == ClientH2spec {
-		params = fmt.Sprintf("--timeout %d %s", r.h2specTimeout(), sec.Params)
+	switch sec.Client {
+	case ClientH2spec:
+		params = fmt.Sprintf("--timeout %d %s", r.h2specTimeout(sec), sec.Params)
+	case ClientH2check:
+		params = fmt.Sprintf("%s -timeout %.2f", sec.Params, r.h2checkScale(sec))
 	}
 	project := unsafeName.ReplaceAllString(strings.ToLower(s.Name+"-"+sec.Name), "-")
 	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, project, dir, subnets, map[string]string{
 		"CLIENT_IMAGE": "wirelab/" + sec.Client + ":latest", "SERVER_IMAGE": s.Image,
 		"TESTCASE": sec.Testcase, "SERVER_TESTCASE": "h2", "CLIENT_PARAMS": strings.TrimSpace(params),
-		"SIM_PROFILE": r.Profile, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
+		"SIM_PROFILE": r.profile(sec), "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
 		"SIM_TCP_SNAP": "0", // HTTP/2 rides TCP: the traces keep it whole, to be decrypted
 	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
 	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s", s.Name, sec.Name, r.Seed, r.Profile)
@@ -66,11 +69,20 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 		}
 		return res
 	}
+	var mem *topology.MemorySampler
+	if sec.Client == ClientH2probe { // a probe's verdict includes how far the server's memory grew
+		mem = cell.SampleMemory(ctx, "server", 500*time.Millisecond)
+	}
 	if err := cell.Up(ctx); err != nil {
 		res.Reason = err.Error()
 		return res
 	}
 	code, err := cell.WaitExit(ctx, "client", r.limit(sec))
+	var memGrowth int64
+	if mem != nil {
+		first, peak, _ := mem.Stop()
+		memGrowth = peak - first
+	}
 	if ctx.Err() != nil {
 		return res
 	}
@@ -92,30 +104,56 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 		return res
 	}
 	r.decryptedTrace(ctx, dir)
-	res.Result, res.Reason, res.Details = r.verdict(dir, sec, code, cell)
+	v := r.verdict(dir, sec, code, cell, memGrowth)
+	res.Result, res.Reason, res.Details, res.Values = v.result, v.reason, v.details, v.values
 	return res
 }
 
-// verdict reads the client's report from the fenced cell: h2spec's JUnit for h2spec, h2check's
-// report.json for wirelab's own cases. No report is a failure naming the client's last words.
-func (r *Runner) verdict(dir string, sec *Section, code int, cell *topology.Cell) (result, reason, details string) {
+type verdict struct {
+	result, reason, details string
+	values                  []float64
+}
+
+// verdict reads the client's report from the fenced cell: h2spec's JUnit, or the report.json /
+// upload.json of wirelab's own clients. No report is a failure naming the client's last words.
+func (r *Runner) verdict(dir string, sec *Section, code int, cell *topology.Cell, memGrowth int64) verdict {
+	noReport := func(err error) verdict {
+		return verdict{result: matrix.Failed, reason: fmt.Sprintf("%s (exit %d): %v; %s", sec.Client, code, err, cell.LastLogLine("client"))}
+	}
+	logs := filepath.Join(dir, "client")
 	switch sec.Client {
 	case ClientH2spec:
-		cases, err := ReadH2specJUnit(filepath.Join(dir, "client", "junit.xml"))
+		cases, err := ReadH2specJUnit(filepath.Join(logs, "junit.xml"))
 		if err != nil {
-			return matrix.Failed, fmt.Sprintf("h2spec's report (exit %d): %v; %s", code, err, cell.LastLogLine("client")), ""
+			return noReport(err)
 		}
 		passed, reason, details := H2specVerdict(cases)
 		if passed {
-			return matrix.Succeeded, "", details
+			return verdict{result: matrix.Succeeded, details: details}
 		}
-		return matrix.Failed, reason, details
-	default:
-		v, err := ReadH2checkReport(filepath.Join(dir, "client", "report.json"), sec.Name)
+		return verdict{result: matrix.Failed, reason: reason, details: details}
+	case ClientH2upload:
+		u, err := ReadUpload(filepath.Join(logs, "upload.json"))
 		if err != nil {
-			return matrix.Failed, fmt.Sprintf("h2check (exit %d): %v; %s", code, err, cell.LastLogLine("client")), ""
+			return noReport(err)
 		}
-		return v.Matrix(), v.Reason, ""
+		v := verdict{}
+		v.result, v.reason, v.values, v.details = u.Verdict()
+		return v
+	case ClientH2probe:
+		p, err := ReadProbeReport(filepath.Join(logs, "report.json"), sec.Name)
+		if err != nil {
+			return noReport(err)
+		}
+		v := verdict{}
+		v.result, v.reason, v.details = p.Verdict(memGrowth)
+		return v
+	default:
+		c, err := ReadH2checkReport(filepath.Join(logs, "report.json"), sec.Name)
+		if err != nil {
+			return noReport(err)
+		}
+		return verdict{result: c.Matrix(), reason: c.Reason}
 	}
 }
 

@@ -23,8 +23,8 @@ type Runner struct {
 	Journal  *matrix.Journal
 	Progress io.Writer
 	Seed     uint64
-	Profile  string        // the sim profile every cell runs on
-	RTT      time.Duration // that profile's round-trip time: client time limits grow with it
+	Profile  string                   // the sim profile of every section without its own
+	RTTs     map[string]time.Duration // each profile's round-trip time: client time limits grow with it
 	CertsDir string
 	Repeat   int
 	Tshark   *quictrace.Runner // editcap for the decrypted pcapng (tshark image)
@@ -89,14 +89,32 @@ func (r *Runner) runCell(ctx context.Context, s Server, sec *Section) matrix.Res
 	return res
 }
 
-// limit is a section's client time limit on this run's profile: the ideal-link limit plus a
-// hundred round trips per minute of it (h2spec's ~150 cases each wait for answers).
+// profile is the sim profile a section's cells run on.
+func (r *Runner) profile(sec *Section) string {
+	if sec.Profile != "" {
+		return sec.Profile
+	}
+	return r.Profile
+}
+
+// limit is a section's client time limit on its profile: the ideal-link limit plus a hundred
+// round trips per minute of it (h2spec's ~150 cases each wait for answers).
 func (r *Runner) limit(sec *Section) time.Duration {
-	return sec.Limit + time.Duration(sec.Limit.Minutes()*100)*r.RTT
+	if sec.Client == ClientH2check {
+		return time.Duration(float64(sec.Limit) * r.h2checkScale(sec))
+	}
+	return sec.Limit + time.Duration(sec.Limit.Minutes()*100)*r.RTTs[r.profile(sec)]
+}
+
+// h2checkScale stretches wirelab's own cases' time limits (h2check -timeout) for the profile's
+// RTT: the slowest case (tiny WINDOW_UPDATEs) takes about a thousand round trips, so each 20 ms
+// of RTT adds one limit's worth.
+func (r *Runner) h2checkScale(sec *Section) float64 {
+	return 1 + 50*r.RTTs[r.profile(sec)].Seconds()
 }
 
 // h2specTimeout is h2spec's per-case -o (seconds): its default 2 s, or four round trips and a
 // second when the profile's RTT makes that longer.
-func (r *Runner) h2specTimeout() int {
-	return max(2, int((4*r.RTT+time.Second).Seconds()+0.999))
+func (r *Runner) h2specTimeout(sec *Section) int {
+	return max(2, int((4*r.RTTs[r.profile(sec)]+time.Second).Seconds()+0.999))
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	h2conf "github.com/wirelab/wirelab/conformance/h2"
 )
 
 // Section is one column of the h2 matrix: a client program run against a server.
@@ -22,19 +24,25 @@ type Section struct {
 	Abbr        string `yaml:"abbr"`
 	Requirement string `yaml:"requirement"`
 	Description string `yaml:"description"`
-	Client      string `yaml:"client"`   // the client image's name: h2spec or h2check
+	Client      string `yaml:"client"`   // the client image's name: h2spec, h2check, h2upload or h2probe
 	Testcase    string `yaml:"testcase"` // TESTCASE the client is told
 	Params      string `yaml:"params"`   // CLIENT_PARAMS: h2spec's spec selection; h2check's case
 	Timeout     string `yaml:"timeout"`  // the client's time limit on an ideal link; scaled by RTT
+	Profile     string `yaml:"profile"`  // the sim profile of this section's cells (upload: its BDP); empty: the run's
+	Include     string `yaml:"include"`  // "own-cases": wirelab's own cases (conformance/h2/cases.yml) go here
 
 	Limit time.Duration `yaml:"-"`
 }
 
 // Kinds of client, by how their verdict is read.
 const (
-	ClientH2spec  = "h2spec"
-	ClientH2check = "h2check"
+	ClientH2spec   = "h2spec"   // h2spec's JUnit report
+	ClientH2check  = "h2check"  // wirelab's own flow-control cases: report.json
+	ClientH2upload = "h2upload" // upload goodput over h2 or HTTP/1.1: upload.json
+	ClientH2probe  = "h2probe"  // robustness probes: report.json, plus the server's memory
 )
+
+var clients = map[string]bool{ClientH2spec: true, ClientH2check: true, ClientH2upload: true, ClientH2probe: true}
 
 // h2specSpec is one of h2spec's positional selections: generic, http2 or hpack, then section
 // numbers and optionally a case number ("http2/6.9", "http2/6.9.1/2").
@@ -78,6 +86,9 @@ func LoadSections(path string) ([]*Section, error) {
 	if len(doc.Sections) == 0 {
 		return nil, fmt.Errorf("%s: sections: none", path)
 	}
+	if doc.Sections, err = expandOwnCases(path, doc.Sections); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for i, s := range doc.Sections {
 		bad := func(field, format string, a ...any) error {
@@ -92,8 +103,8 @@ func LoadSections(path string) ([]*Section, error) {
 			return nil, bad("abbr", "missing")
 		case s.Requirement == "":
 			return nil, bad("requirement", "missing: name the RFC section it verifies")
-		case s.Client != ClientH2spec && s.Client != ClientH2check:
-			return nil, bad("client", "%q: want h2spec or h2check", s.Client)
+		case !clients[s.Client]:
+			return nil, bad("client", "%q: want h2spec, h2check, h2upload or h2probe", s.Client)
 		case s.Testcase == "":
 			return nil, bad("testcase", "missing")
 		}
@@ -103,4 +114,45 @@ func LoadSections(path string) ([]*Section, error) {
 		}
 	}
 	return doc.Sections, nil
+}
+
+// Profiles are the sim profiles the sections name for themselves.
+func Profiles(sections []*Section) []string {
+	var out []string
+	for _, s := range sections {
+		if s.Profile != "" {
+			out = append(out, s.Profile)
+		}
+	}
+	return out
+}
+
+// ownCasesMargin is what an own case's cell adds to the case's time limit: containers starting,
+// the client waiting for the sim and the server.
+const ownCasesMargin = 30 * time.Second
+
+// expandOwnCases replaces an `include: own-cases` entry with one h2check section per case of
+// conformance/h2/cases.yml (abbreviated F1, F2, ...), so the cases are listed in one place.
+func expandOwnCases(path string, in []*Section) ([]*Section, error) {
+	var out []*Section
+	for i, s := range in {
+		switch s.Include {
+		case "":
+			out = append(out, s)
+			continue
+		case "own-cases":
+		default:
+			return nil, fmt.Errorf("%s: sections[%d]: include: %q: want own-cases", path, i, s.Include)
+		}
+		cases, err := h2conf.Cases()
+		if err != nil {
+			return nil, err
+		}
+		for n, c := range cases {
+			out = append(out, &Section{Name: c.Name, Abbr: fmt.Sprintf("F%d", n+1), Requirement: c.Requirement,
+				Description: c.Description, Client: ClientH2check, Testcase: "h2", Params: "-cases " + c.Name,
+				Timeout: (c.Timeout + ownCasesMargin).String()})
+		}
+	}
+	return out, nil
 }

@@ -15,6 +15,10 @@ func TestShippedMatrixLoads(t *testing.T) {
 	if sections[0].Name != "h2spec" || sections[0].Client != ClientH2spec || sections[0].Limit <= 0 {
 		t.Fatalf("%+v", sections[0])
 	}
+	own := sections[1] // include: own-cases expands in place, in cases.yml order
+	if own.Abbr != "F1" || own.Client != ClientH2check || own.Params != "-cases "+own.Name || own.Limit < ownCasesMargin {
+		t.Fatalf("own case: %+v", own)
+	}
 }
 
 func TestBadMatrixNamesFileEntryAndField(t *testing.T) {
@@ -28,6 +32,7 @@ func TestBadMatrixNamesFileEntryAndField(t *testing.T) {
 		"sections: [" + ok + ", " + ok + "]":                                             "sections[1] (a): name: duplicate",
 		"sections: [{name: a, bogus: 1}]":                                                "field bogus not found",
 		"sections: []":                                                                   "sections: none",
+		"sections: [{include: everything}]":                                              "sections[0]: include:",
 	} {
 		os.WriteFile(p, []byte(body), 0o644)
 		if _, err := LoadSections(p); err == nil || !strings.Contains(err.Error(), "matrix.yml") || !strings.Contains(err.Error(), want) {

@@ -1,0 +1,120 @@
+package h2conf_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	h2conf "github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/conformance/h2/h2test"
+	"golang.org/x/net/http2"
+)
+
+// run runs the selected cases against addr and returns the verdicts by case name.
+func run(t *testing.T, addr string, scale float64, selection string) map[string]h2conf.Verdict {
+	t.Helper()
+	all, err := h2conf.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := h2conf.Select(all, selection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := &h2conf.Target{Addr: addr, TLS: h2test.ClientTLS(), TimeScale: scale}
+	out := map[string]h2conf.Verdict{}
+	for _, v := range h2conf.Run(context.Background(), target, sel) {
+		out[v.Case] = v
+		t.Logf("%-38s %-7s %5dms %s", v.Case, v.Result, v.ElapsedMS, v.Reason)
+	}
+	return out
+}
+
+// expect checks each verdict against want (case -> result; cases not named must pass).
+func expect(t *testing.T, got map[string]h2conf.Verdict, want map[string]string) {
+	t.Helper()
+	for name, v := range got {
+		w := want[name]
+		if w == "" {
+			w = h2conf.Passed
+		}
+		if v.Result != w {
+			t.Errorf("%s: %s (%s), want %s\n%s", name, v.Result, v.Reason, w, strings.Join(v.Frames, "\n"))
+		}
+	}
+}
+
+// teCase is the one case x/net's server fails: it answers "te: gzip" with a 400 response and no
+// RST_STREAM PROTOCOL_ERROR, where RFC 9113 §8.1.1 requires a stream error. The raw server is
+// its passing reference.
+const teCase = "8.2.2-te-not-trailers"
+
+// x/net's server with a 64 KiB stream window (nghttpd's, Apache's default), smaller than the
+// frame size it accepts, so case 6.9.1 overruns a POST /upload in one frame.
+func TestXNetServer(t *testing.T) {
+	t.Parallel()
+	addr := h2test.StartReference(t, &http2.Server{MaxUploadBufferPerStream: 65535})
+	expect(t, run(t, addr, 1, "all"), map[string]string{teCase: h2conf.Failed})
+}
+
+// With x/net's defaults the stream window equals the largest frame (1 MiB): the receive-window
+// case must take its GET-with-body path, and the window-sized cases must hold at 1 MiB.
+func TestXNetServerDefaults(t *testing.T) {
+	t.Parallel()
+	addr := h2test.StartReference(t, &http2.Server{})
+	got := run(t, addr, 1, "6.9.1-enforces-receive-window,6.9-reset-stream-connection-window,6.1,6.9.1-empty-end-stream-at-zero-window")
+	expect(t, got, nil)
+	if r := got["6.9.1-enforces-receive-window"].Reason; !strings.Contains(r, "GET /1m.bin with a body") {
+		t.Errorf("receive-window case did not take the GET path: %s", r)
+	}
+}
+
+func TestRawServerWithoutFaults(t *testing.T) {
+	t.Parallel()
+	expect(t, run(t, h2test.StartRaw(t, 0), 1, "all"), nil)
+}
+
+// Each misbehaving server must fail exactly the cases that check the rule it breaks. The
+// 16-byte-window download is slow, so it runs only where it is expected to fail.
+func TestMisbehavingServers(t *testing.T) {
+	const tiny = "6.9-tiny-window-updates"
+	withoutTiny := "6.9.1,6.9-reset-stream-connection-window,6.1,6.9.2,6.9.3,rfc9218,8.2.2"
+	for _, tc := range []struct {
+		fault h2test.Fault
+		fails []string
+	}{
+		{h2test.IgnoreClientWindow, []string{"6.9.2-initial-window-overflow", "6.9.3-window-reduction-in-flight", tiny, "6.9.1-respects-client-window"}},
+		{h2test.IgnoreInitialWindowChange, []string{"6.9.2-initial-window-overflow", "6.9.3-window-reduction-in-flight"}},
+		{h2test.AcceptWindowOverrun, []string{"6.9.1-enforces-receive-window"}},
+		{h2test.LeakResetStreamWindow, []string{"6.9-reset-stream-connection-window"}},
+		{h2test.NoPaddingCredit, []string{"6.1-padding-flow-control"}},
+		{h2test.RejectEmptyDataAtZeroWindow, []string{"6.9.1-empty-end-stream-at-zero-window"}},
+		{h2test.AcceptBadTE, []string{teCase}},
+		{h2test.WaitForBigWindow, []string{tiny}},
+	} {
+		t.Run(h2test.FaultNames[tc.fault], func(t *testing.T) {
+			t.Parallel()
+			want := map[string]string{}
+			selection := withoutTiny
+			for _, name := range tc.fails {
+				want[name] = h2conf.Failed
+				if name == tiny {
+					selection += "," + tiny
+				}
+			}
+			expect(t, run(t, h2test.StartRaw(t, tc.fault), 0.2, selection), want)
+		})
+	}
+}
+
+// A server announcing SETTINGS_NO_RFC7540_PRIORITIES=2 is a connection error for the client
+// (RFC 9218 §2.1), so every case fails, the priorities case saying why.
+func TestServerSendingPrioritiesTwo(t *testing.T) {
+	t.Parallel()
+	got := run(t, h2test.StartRaw(t, h2test.SendPrioritiesTwo), 0.2, "rfc9218,6.9.1-enforces-receive-window")
+	for name, v := range got {
+		if v.Result != h2conf.Failed || !strings.Contains(v.Reason, "NO_RFC7540_PRIORITIES=2") {
+			t.Errorf("%s: %s (%s), want failed naming NO_RFC7540_PRIORITIES=2", name, v.Result, v.Reason)
+		}
+	}
+}

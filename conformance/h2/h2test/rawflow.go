@@ -1,0 +1,124 @@
+package h2test
+
+import (
+	"slices"
+	"strconv"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+)
+
+// data accounts a DATA frame against the server's windows (§6.9: the whole payload, padding
+// included) and consumes it for uploads.
+func (c *rawConn) data(f *http2.DataFrame) error {
+	id, n := f.StreamID, int64(f.Length)
+	enforce := c.faults&AcceptWindowOverrun == 0
+	if id > c.maxID {
+		return http2.ConnectionError(http2.ErrCodeProtocol) // idle stream
+	}
+	if n > c.recvConn && enforce {
+		return http2.ConnectionError(http2.ErrCodeFlowControl)
+	}
+	st := c.streams[id]
+	if st == nil || st.reqDone {
+		// Reset or finished: the connection window still counts it (and credits it back).
+		c.recvConn -= n
+		if c.faults&LeakResetStreamWindow == 0 {
+			c.creditConn += n
+		}
+		return http2.StreamError{StreamID: id, Code: http2.ErrCodeStreamClosed}
+	}
+	zero := st.recv == 0 || c.recvConn == 0
+	if n > st.recv && enforce || n == 0 && zero && c.faults&RejectEmptyDataAtZeroWindow != 0 {
+		c.recvConn -= n
+		c.creditConn += n
+		return http2.StreamError{StreamID: id, Code: http2.ErrCodeFlowControl}
+	}
+	c.recvConn -= n
+	st.recv -= n
+	if st.upload {
+		st.count += int64(len(f.Data()))
+		credit := n
+		if c.faults&NoPaddingCredit != 0 {
+			credit = int64(len(f.Data()))
+		}
+		st.credit += credit
+		c.creditConn += credit
+	} // a GET's body is left unread, like a handler that ignores it: no credit
+	if f.StreamEnded() {
+		st.reqDone = true
+		if st.upload {
+			c.respond(st, "200", []byte(strconv.FormatInt(st.count, 10)))
+		}
+	}
+	return nil
+}
+
+func (c *rawConn) reset(id uint32, code http2.ErrCode) {
+	delete(c.streams, id)
+	c.fr.WriteRSTStream(id, code)
+}
+
+func (c *rawConn) respond(st *rawStream, status string, body []byte) {
+	st.status, st.body, st.responded = status, body, false
+}
+
+// pump writes response HEADERS and as much DATA as the client's windows allow.
+func (c *rawConn) pump() {
+	ids := make([]uint32, 0, len(c.streams))
+	for id, st := range c.streams {
+		if st.status != "" && !st.respDone {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		st := c.streams[id]
+		if !st.responded {
+			c.hbuf.Reset()
+			c.henc.WriteField(hf(":status", st.status))
+			c.henc.WriteField(hf("content-length", strconv.Itoa(len(st.body))))
+			c.fr.WriteHeaders(http2.HeadersFrameParam{
+				StreamID: id, BlockFragment: c.hbuf.Bytes(), EndHeaders: true, EndStream: len(st.body) == 0,
+			})
+			st.responded = true
+		}
+		for len(st.body) > 0 {
+			n := min(int64(len(st.body)), c.peerFrame)
+			if c.faults&IgnoreClientWindow == 0 {
+				n = min(n, st.send, c.sendConn)
+			}
+			if n <= 0 || c.faults&WaitForBigWindow != 0 && n < 1024 && n < int64(len(st.body)) {
+				break
+			}
+			c.fr.WriteData(id, n == int64(len(st.body)), st.body[:n])
+			st.body = st.body[n:]
+			st.send -= n
+			c.sendConn -= n
+		}
+		if len(st.body) == 0 {
+			st.respDone = true
+			if st.reqDone {
+				delete(c.streams, id)
+			}
+		}
+	}
+}
+
+// sendCredit returns consumed window to the client.
+func (c *rawConn) sendCredit() {
+	if c.creditConn > 0 {
+		c.fr.WriteWindowUpdate(0, uint32(c.creditConn))
+		c.recvConn += c.creditConn
+		c.creditConn = 0
+	}
+	for id, st := range c.streams {
+		if st.credit > 0 && !st.reqDone {
+			c.fr.WriteWindowUpdate(id, uint32(st.credit))
+			st.recv += st.credit
+		}
+		st.credit = 0
+	}
+}
+
+func hf(name, value string) hpack.HeaderField { return hpack.HeaderField{Name: name, Value: value} }

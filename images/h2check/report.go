@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	h2conf "github.com/wirelab/wirelab/conformance/h2"
+)
+
+// report is report.json: the run's parameters, a summary and one verdict per case under "cases"
+// (the key the h2 suite reads).
+type report struct {
+	Tool         string           `json:"tool"`
+	Addr         string           `json:"addr"`
+	ServerName   string           `json:"servername"`
+	Started      time.Time        `json:"started"`
+	ElapsedMS    int64            `json:"elapsed_ms"`
+	TimeoutScale float64          `json:"timeout_scale"`
+	Summary      map[string]int   `json:"summary"`
+	Cases        []h2conf.Verdict `json:"cases"`
+}
+
+func newReport(t *h2conf.Target, start time.Time, verdicts []h2conf.Verdict) *report {
+	r := &report{
+		Tool:         "h2check",
+		Addr:         t.Addr,
+		ServerName:   t.TLS.ServerName,
+		Started:      start.UTC(),
+		ElapsedMS:    time.Since(start).Milliseconds(),
+		TimeoutScale: t.TimeScale,
+		Summary:      map[string]int{h2conf.Passed: 0, h2conf.Failed: 0, h2conf.Skipped: 0},
+		Cases:        verdicts,
+	}
+	for _, v := range verdicts {
+		r.Summary[v.Result]++
+	}
+	return r
+}
+
+// write replaces path in one step, so a reader never sees half a report.
+func (r *report) write(path string) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// checkWritable fails early when the report could not be written, before any case runs.
+func checkWritable(path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
