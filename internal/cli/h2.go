@@ -98,6 +98,15 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	if err := writeJSON(filepath.Join(r.Dir, "result.json"), sum); err != nil {
 		return err
 	}
-	table := func() { matrix.PrintGrid(e.stdout, h2suite.Columns(sections), sNames, results) }
+	uploads := h2suite.UploadRows(ctx, runner.Tshark, sections, results)
+	if len(uploads) > 0 {
+		if err := h2suite.WriteUploadCSV(filepath.Join(r.Dir, "upload.csv"), uploads); err != nil {
+			return err
+		}
+	}
+	table := func() {
+		matrix.PrintGrid(e.stdout, h2suite.Columns(sections), sNames, results)
+		h2suite.PrintUploadTable(e.stdout, uploads)
+	}
 	return m.finish(e, "h2", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"))
 }

@@ -30,6 +30,7 @@ type Section struct {
 	Timeout     string `yaml:"timeout"`  // the client's time limit on an ideal link; scaled by RTT
 	Profile     string `yaml:"profile"`  // the sim profile of this section's cells (upload: its BDP); empty: the run's
 	Include     string `yaml:"include"`  // "own-cases": wirelab's own cases (conformance/h2/cases.yml) go here
+	BDP         string `yaml:"bdp"`      // upload sections: high or low; h2 below 0.8x HTTP/1.1 at high BDP is flagged
 
 	Limit time.Duration `yaml:"-"`
 }
@@ -155,4 +156,18 @@ func expandOwnCases(path string, in []*Section) ([]*Section, error) {
 		}
 	}
 	return out, nil
+}
+
+// UploadProto is an upload section's protocol (its -proto parameter: h1 or h2), "" for others.
+func (s *Section) UploadProto() string {
+	if s.Client != ClientH2upload {
+		return ""
+	}
+	f := strings.Fields(s.Params)
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == "-proto" {
+			return f[i+1]
+		}
+	}
+	return "h2" // h2upload's default
 }

@@ -162,6 +162,29 @@ func (r *Runner) Load(ctx context.Context, pcap, keylog, filter string) (*Trace,
 	return t, nil
 }
 
+// Fields runs tshark over a trace (a pcapng with its secrets embedded, see InjectSecrets) and
+// returns one line per packet matching filter: the fields tab-separated, several occurrences
+// of a field in one packet (HTTP/2 frames sharing a TCP segment) joined by '|'.
+func (r *Runner) Fields(ctx context.Context, pcap, filter string, fields ...string) (string, error) {
+	var m mounts
+	cp, err := m.path(pcap)
+	if err != nil {
+		return "", fmt.Errorf("trace: %w", err)
+	}
+	args := append([]string{"run", "--rm", "--network", "none"}, m.args...)
+	args = append(args, r.image(), "-r", cp, "-n", "-Y", filter, "-T", "fields", "-E", "aggregator=|")
+	for _, f := range fields {
+		args = append(args, "-e", f)
+	}
+	var out, errb bytes.Buffer
+	cmd := r.cli().Cmd(ctx, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("tshark on %s: %v: %s", pcap, err, lastLine(errb.String()))
+	}
+	return out.String(), nil
+}
+
 // InjectSecrets writes out (pcapng) = in with the TLS keylog embedded as a Decryption Secrets
 // Block (`editcap --inject-secrets tls,<keylog> in out`), so Wireshark opens it decrypted.
 func (r *Runner) InjectSecrets(ctx context.Context, in, keylog, out string) error {

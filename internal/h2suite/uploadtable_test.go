@@ -1,0 +1,52 @@
+package h2suite
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/quictrace"
+)
+
+// h2 below 0.8x HTTP/1.1 is flagged at high BDP only; a failed side is noted, not paired.
+func TestUploadRowsPairFlagAndNote(t *testing.T) {
+	secs := []*Section{
+		{Name: "uf1", Client: ClientH2upload, Params: "-proto h1", Profile: "fast", BDP: "high"},
+		{Name: "uf2", Client: ClientH2upload, Params: "-proto h2", Profile: "fast", BDP: "high"},
+		{Name: "us1", Client: ClientH2upload, Params: "-proto h1", Profile: "slow", BDP: "low"},
+		{Name: "us2", Client: ClientH2upload, Params: "-proto h2", Profile: "slow", BDP: "low"},
+		{Name: "h2spec", Client: ClientH2spec},
+	}
+	dir := t.TempDir()
+	res := []matrix.Result{
+		{Server: "a", Case: "uf1", Result: matrix.Succeeded, Values: []float64{100, 90, 110}},
+		{Server: "a", Case: "uf2", Result: matrix.Succeeded, Values: []float64{40, 50, 45}, Dir: dir},
+		{Server: "a", Case: "us1", Result: matrix.Succeeded, Values: []float64{4.8}},
+		{Server: "a", Case: "us2", Result: matrix.Succeeded, Values: []float64{3.0}, Dir: dir},
+		{Server: "b", Case: "uf1", Result: matrix.Succeeded, Values: []float64{100}},
+		{Server: "b", Case: "uf2", Result: matrix.Failed, Reason: "1 of 5 uploads failed", Values: []float64{95}, Dir: dir},
+		{Server: "a", Case: "h2spec", Result: matrix.Failed},
+	}
+	rows := UploadRows(context.Background(), &quictrace.Runner{}, secs, res)
+	if len(rows) != 3 {
+		t.Fatalf("%+v", rows)
+	}
+	fast, slow, b := rows[0], rows[1], rows[2]
+	if fast.Ratio != 0.45 || !fast.Flagged || slow.Ratio != 0.625 || slow.Flagged {
+		t.Fatalf("fast %+v slow %+v", fast, slow)
+	}
+	if b.Flagged || !strings.Contains(b.Note, "uf2 failed: 1 of 5 uploads failed") || !strings.Contains(b.Note, "windows:") {
+		t.Fatalf("b %+v", b)
+	}
+	p := filepath.Join(dir, "upload.csv")
+	if err := WriteUploadCSV(p, rows); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	if !strings.HasPrefix(string(data), "server,profile,bdp,h1_mbps,h2_mbps,h2_over_h1,flagged") || !strings.Contains(string(data), "a,fast,high,100.00,45.00,0.45,true") {
+		t.Fatalf("%s", data)
+	}
+}
