@@ -183,6 +183,7 @@ func TestH2BadInputExits2(t *testing.T) {
 		{"h2", "--h2spec", "6.9"},
 		{"h2", "--resume"},
 		{"h2", "--repeat", "0"},
+		{"h2", "--upload-size", "-5"},
 	} {
 		if code, _, errOut := wl(args...); code != ExitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: code %d %q", args, code, errOut)

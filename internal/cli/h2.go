@@ -25,6 +25,8 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	casesFlag := fs.String("cases", "", "comma-separated sections: h2spec and wirelab's own cases (default: all in the matrix file)")
 	profileFlag := fs.String("profile", "ideal", "sim profile `reference` for every cell")
 	h2specFlag := fs.String("h2spec", "", "narrow the h2spec section to these h2spec `specs` (e.g. http2/6.9: 6.9, 6.9.1, 6.9.2)")
+	uploadSize := fs.Int64("upload-size", 0, "upload sections: body `bytes` (default: the matrix file's, 10 MB)")
+	uploadReps := fs.Int("upload-reps", 0, "upload sections: `repetitions` on fresh connections (default: the matrix file's, 5)")
 	matrixFile := fs.String("matrix", filepath.Join(e.root, "conformance", "h2", "matrix.yml"), "the sections `file`")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
@@ -44,6 +46,9 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	}
 	if err := h2suite.NarrowH2spec(sections, *h2specFlag); err != nil {
 		return badInputf("--h2spec: %v", err)
+	}
+	if err := h2suite.ResizeUploads(sections, *uploadSize, *uploadReps); err != nil {
+		return badInputf("--upload-size/--upload-reps: %v", err)
 	}
 	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
 	if err != nil {

@@ -171,3 +171,27 @@ func (s *Section) UploadProto() string {
 	}
 	return "h2" // h2upload's default
 }
+
+// ResizeUploads sets the upload sections' body size and repetitions (0 keeps the matrix
+// file's): a smoke run uploads less.
+func ResizeUploads(sections []*Section, size int64, reps int) error {
+	if size < 0 || reps < 0 {
+		return fmt.Errorf("size %d, repetitions %d: want positive numbers", size, reps)
+	}
+	for _, s := range sections {
+		if s.Client != ClientH2upload {
+			continue
+		}
+		f := strings.Fields(s.Params)
+		for i := 0; i+1 < len(f); i++ {
+			switch {
+			case f[i] == "-size" && size > 0:
+				f[i+1] = fmt.Sprint(size)
+			case f[i] == "-reps" && reps > 0:
+				f[i+1] = fmt.Sprint(reps)
+			}
+		}
+		s.Params = strings.Join(f, " ")
+	}
+	return nil
+}

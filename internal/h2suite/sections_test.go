@@ -52,3 +52,13 @@ func TestNarrowH2spec(t *testing.T) {
 		}
 	}
 }
+
+func TestResizeUploads(t *testing.T) {
+	secs := []*Section{{Client: ClientH2upload, Params: "-proto h2 -size 10000000 -reps 5"}, {Client: ClientH2spec, Params: "-size 1"}}
+	if err := ResizeUploads(secs, 1000000, 2); err != nil || secs[0].Params != "-proto h2 -size 1000000 -reps 2" || secs[1].Params != "-size 1" {
+		t.Fatalf("%v %+v", err, secs)
+	}
+	if err := ResizeUploads(secs, -1, 0); err == nil {
+		t.Fatal("a negative size accepted")
+	}
+}

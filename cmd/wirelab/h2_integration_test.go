@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The h2 smoke CI runs: on Go's net/http server, h2spec's flow-control section (6.9), every
+// one of wirelab's own cases, and a short upload over HTTP/1.1 and h2 through the fast-upload
+// profile. Go's server is known to answer "te: gzip" with a 400 and no RST_STREAM (golang/go#26321):
+// that case must fail, the other own cases pass.
+func TestIntegrationH2Smoke(t *testing.T) {
+	bin := integration(t)
+	id, out := runID(t, "it-h2"), t.TempDir()
+	code, log := wirelab(t, bin, "h2", "--run-id", id, "--out", out, "-j", "2", "--seed", "7", "--servers", "go-h2",
+		"--h2spec", "http2/6.9", "--upload-size", "2000000", "--upload-reps", "2",
+		"--cases", "h2spec,"+ownCases(t)+",upload-fast-h1,upload-fast-h2")
+	t.Log(log)
+	assertNothingLeft(t, id)
+	dir := filepath.Join(out, "h2", id)
+	cells := readJournal(t, filepath.Join(dir, "results.jsonl"))
+	if len(cells) != 13 || code != 1 {
+		t.Fatalf("%d cells, exit %d; want 13 cells and exit 1 (the te case fails)", len(cells), code)
+	}
+	for _, c := range cells {
+		switch {
+		case c.Case == "8.2.2-te-not-trailers":
+			if c.Result != "failed" || !strings.Contains(c.Reason, "400") {
+				t.Errorf("te: gzip on Go's server: %s %q", c.Result, c.Reason)
+			}
+		case c.Case == "h2spec":
+			if strings.Contains(c.Reason, "report") { // a verdict, not a missing report
+				t.Errorf("h2spec: %s", c.Reason)
+			}
+		case c.Result != "succeeded":
+			t.Errorf("%s: %s %q", c.Case, c.Result, c.Reason)
+		}
+	}
+	for _, f := range []string{"result.json", "junit.xml", "upload.csv", "go-h2_h2spec/h2spec/client/junit.xml",
+		"go-h2_h2upload/upload-fast-h2/sim/trace_node_right.pcapng", "go-h2_h2check/6.9-tiny-window-updates/rerun.sh"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty", f)
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, "upload.csv"))
+	if !strings.Contains(string(csv), "go-h2,fast-upload,high,") || !strings.Contains(string(csv), ",1048576,1048576,") {
+		t.Errorf("upload.csv lacks go-h2's pair or its 1 MiB windows read from the trace:\n%s", csv)
+	}
+}
+
+// ownCases lists conformance/h2/cases.yml's case names.
+func ownCases(t *testing.T) string {
+	data, err := os.ReadFile("../../conformance/h2/cases.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if n, ok := strings.CutPrefix(l, "- name: "); ok {
+			names = append(names, strings.TrimSpace(n))
+		}
+	}
+	return strings.Join(names, ",")
+}
