@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	h2conf "github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/conformance/h2/probe"
 )
 
 // Section is one column of the h2 matrix: a client program run against a server.
@@ -29,7 +30,7 @@ type Section struct {
 	Params      string `yaml:"params"`   // CLIENT_PARAMS: h2spec's spec selection; h2check's case
 	Timeout     string `yaml:"timeout"`  // the client's time limit on an ideal link; scaled by RTT
 	Profile     string `yaml:"profile"`  // the sim profile of this section's cells (upload: its BDP); empty: the run's
-	Include     string `yaml:"include"`  // "own-cases": wirelab's own cases (conformance/h2/cases.yml) go here
+	Include     string `yaml:"include"`  // own-cases / probes: wirelab's own cases or robustness probes go here
 	BDP         string `yaml:"bdp"`      // upload sections: high or low; h2 below 0.8x HTTP/1.1 at high BDP is flagged
 
 	Limit time.Duration `yaml:"-"`
@@ -133,7 +134,8 @@ func Profiles(sections []*Section) []string {
 const ownCasesMargin = 30 * time.Second
 
 // expandOwnCases replaces an `include: own-cases` entry with one h2check section per case of
-// conformance/h2/cases.yml (abbreviated F1, F2, ...), so the cases are listed in one place.
+// conformance/h2/cases.yml (abbreviated F1, F2, ...), and `include: probes` with one h2probe
+// section per probe of conformance/h2/probe (P1, P2, ...), so each is listed in one place.
 func expandOwnCases(path string, in []*Section) ([]*Section, error) {
 	var out []*Section
 	for i, s := range in {
@@ -141,9 +143,12 @@ func expandOwnCases(path string, in []*Section) ([]*Section, error) {
 		case "":
 			out = append(out, s)
 			continue
+		case "probes":
+			out = append(out, probeSections()...)
+			continue
 		case "own-cases":
 		default:
-			return nil, fmt.Errorf("%s: sections[%d]: include: %q: want own-cases", path, i, s.Include)
+			return nil, fmt.Errorf("%s: sections[%d]: include: %q: want own-cases or probes", path, i, s.Include)
 		}
 		cases, err := h2conf.Cases()
 		if err != nil {
@@ -194,4 +199,18 @@ func ResizeUploads(sections []*Section, size int64, reps int) error {
 		s.Params = strings.Join(f, " ")
 	}
 	return nil
+}
+
+// probeLimit is a probe cell's client time limit: the probe's own bound (10 s of flood, a
+// grace) plus the well-behaved client's baseline and the containers starting.
+const probeLimit = 90 * time.Second
+
+func probeSections() []*Section {
+	var out []*Section
+	for n, p := range probe.All() {
+		out = append(out, &Section{Name: p.Name, Abbr: fmt.Sprintf("P%d", n+1), Requirement: p.CVE + " (HTTP/2 " + p.Name + ")",
+			Description: "bounded " + p.Name + " on one connection while a well-behaved client keeps requesting; the server must cut it, keep serving, and stay within its memory bound",
+			Client:      ClientH2probe, Testcase: "probe", Params: "-probes " + p.Name, Timeout: probeLimit.String()})
+	}
+	return out
 }
