@@ -48,24 +48,15 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 		"SIM_TCP_SNAP": "0", // HTTP/2 rides TCP: the traces keep it whole, to be decrypted
 	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
 	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s", s.Name, sec.Name, r.Seed, r.Profile)
-	_ = os.WriteFile(filepath.Join(dir, "rerun.sh"), []byte("#!/bin/sh\n# this cell alone, through wirelab:\n"+res.Rerun+
-		"\n# or the bare topology (then: wirelab clean --run-id "+r.Run.ID+"-rerun):\n# "+cell.RerunCommand()+"\n"), 0o755)
+	_ = cell.WriteRerun(res.Rerun)
 	defer func() {
-		out, _ := cell.Cmd(context.Background(), "logs", "--no-color", "--timestamps").CombinedOutput()
-		_ = os.WriteFile(filepath.Join(dir, "output.txt"), out, 0o644)
-		if err := cell.Stop(context.Background()); err != nil && res.Reason == "" {
+		if err := cell.Close(); err != nil && res.Reason == "" {
 			res.Reason = err.Error()
 		}
 	}()
-	if err := cell.Up(ctx, "sim", "server"); err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	if exited, code := cell.WaitListening(ctx, "server", "tcp", 443, 20*time.Second); exited {
-		if code == 127 {
-			res.Result, res.Reason = matrix.Unsupported, "the server answered 127 (no h2 role)"
-		} else {
-			res.Reason = fmt.Sprintf("server exited %d before the client started: %s", code, cell.LastLogLine("server"))
+	if err := cell.StartServer(ctx, "tcp"); err != nil {
+		if res.Reason = err.Error(); err == topology.ErrServerUnsupported {
+			res.Result = matrix.Unsupported
 		}
 		return res
 	}

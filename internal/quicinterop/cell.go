@@ -111,32 +111,22 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 	if r.Profile != "" {
 		res.Rerun += " --profile " + r.Profile
 	}
-	_ = os.WriteFile(filepath.Join(dir, "rerun.sh"), []byte("#!/bin/sh\n# this cell alone, through wirelab:\n"+res.Rerun+
-		"\n# or the bare topology (then: wirelab clean --run-id "+r.Run.ID+"-rerun):\n# "+cell.RerunCommand()+"\n"), 0o755)
+	_ = cell.WriteRerun(res.Rerun)
 
 	defer func() {
-		out, _ := cell.Cmd(context.Background(), "logs", "--no-color", "--timestamps").CombinedOutput()
-		_ = os.WriteFile(filepath.Join(dir, "output.txt"), out, 0o644)
-		if err := cell.Stop(context.Background()); err != nil && res.Reason == "" {
+		if err := cell.Close(); err != nil && res.Reason == "" {
 			res.Reason = err.Error()
 		}
 	}()
-	// The server first, and the client only once the server listens: a client with a short
-	// handshake timeout (quic-go's is 5 s) must not fail because a loaded machine started the
-	// server late. With cross traffic, the TCP flow is under way before the client starts too.
-	first := []string{"sim", "server"}
+	// The server first, and the client only once the server listens (quic-go's client gives up
+	// after 5 s). With cross traffic, the TCP flow is under way before the client starts too.
+	var extra []string
 	if c.CrossTraffic {
-		first = append(first, "iperf_server", "iperf_client")
+		extra = []string{"iperf_server", "iperf_client"}
 	}
-	if err := cell.Up(ctx, first...); err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	if exited, code := cell.WaitListening(ctx, "server", "udp", 443, 20*time.Second); exited {
-		if code == 127 {
-			res.Result, res.Reason = matrix.Unsupported, "the server answered 127 (test case not supported)"
-		} else {
-			res.Reason = fmt.Sprintf("server exited %d before the client started: %s", code, cell.LastLogLine("server"))
+	if err := cell.StartServer(ctx, "udp", extra...); err != nil {
+		if res.Reason = err.Error(); err == topology.ErrServerUnsupported {
+			res.Result = matrix.Unsupported
 		}
 		return res
 	}
