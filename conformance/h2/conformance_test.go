@@ -74,25 +74,30 @@ func TestRawServerWithoutFaults(t *testing.T) {
 	expect(t, run(t, h2test.StartRaw(t, 0), 1, "all"), nil)
 }
 
-// Each misbehaving server must fail exactly the cases that check the rule it breaks. The
-// 16-byte-window download is slow, so it runs only where it is expected to fail.
+// Each misbehaving server must fail exactly the cases that check the rule it breaks, for the
+// reason given. The 16-byte-window download is slow, so it runs only where it is expected to fail.
 func TestMisbehavingServers(t *testing.T) {
-	const tiny = "6.9-tiny-window-updates"
+	const tiny, reset = "6.9-tiny-window-updates", "6.9-reset-stream-connection-window"
 	withoutTiny := "6.9.1,6.9-reset-stream-connection-window,6.1,6.9.2,6.9.3,rfc9218,8.2.2"
 	for _, tc := range []struct {
 		fault h2test.Fault
 		fails []string
+		says  map[string]string // case -> a part of its reason
 	}{
-		{h2test.IgnoreClientWindow, []string{"6.9.2-initial-window-overflow", "6.9.3-window-reduction-in-flight", tiny, "6.9.1-respects-client-window"}},
-		{h2test.IgnoreInitialWindowChange, []string{"6.9.2-initial-window-overflow", "6.9.3-window-reduction-in-flight"}},
-		{h2test.AcceptWindowOverrun, []string{"6.9.1-enforces-receive-window"}},
-		{h2test.LeakResetStreamWindow, []string{"6.9-reset-stream-connection-window"}},
-		{h2test.NoPaddingCredit, []string{"6.1-padding-flow-control"}},
-		{h2test.RejectEmptyDataAtZeroWindow, []string{"6.9.1-empty-end-stream-at-zero-window"}},
-		{h2test.AcceptBadTE, []string{teCase}},
-		{h2test.WaitForBigWindow, []string{tiny}},
+		{h2test.IgnoreClientWindow, []string{"6.9.3-window-reduction-in-flight", tiny, "6.9.1-respects-client-window"}, nil},
+		{h2test.IgnoreInitialWindowChange, []string{"6.9.2-initial-window-overflow", "6.9.3-window-reduction-in-flight"}, nil},
+		{h2test.ResetOnWindowOverflow, []string{"6.9.2-initial-window-overflow"}, map[string]string{"6.9.2-initial-window-overflow": "RST_STREAM FLOW_CONTROL_ERROR on stream 1 after the SETTINGS"}},
+		{h2test.AcceptWindowOverrun, []string{"6.9.1-enforces-receive-window"}, nil},
+		{h2test.LeakResetStreamWindow, []string{reset}, map[string]string{reset: "leaked"}},
+		// With a window too large to use up, the leak shows in the credit the server gives back.
+		{h2test.LeakResetStreamWindow | h2test.HugeConnWindow, []string{reset}, map[string]string{reset: "none of the 4194304 bytes on the reset stream came back"}},
+		{h2test.NoPaddingCredit, []string{"6.1-padding-flow-control"}, nil},
+		{h2test.RejectPaddedData, []string{"6.1-padding-flow-control"}, map[string]string{"6.1-padding-flow-control": "GOAWAY PROTOCOL_ERROR on legal padded DATA"}},
+		{h2test.RejectEmptyDataAtZeroWindow, []string{"6.9.1-empty-end-stream-at-zero-window"}, nil},
+		{h2test.AcceptBadTE, []string{teCase}, nil},
+		{h2test.WaitForBigWindow, []string{tiny}, map[string]string{tiny: "never sent DATA while less than 1 KiB of window was open"}},
 	} {
-		t.Run(h2test.FaultNames[tc.fault], func(t *testing.T) {
+		t.Run(tc.fault.String(), func(t *testing.T) {
 			t.Parallel()
 			want := map[string]string{}
 			selection := withoutTiny
@@ -102,8 +107,55 @@ func TestMisbehavingServers(t *testing.T) {
 					selection += "," + tiny
 				}
 			}
-			expect(t, run(t, h2test.StartRaw(t, tc.fault), 0.2, selection), want)
+			got := run(t, h2test.StartRaw(t, tc.fault), 0.2, selection)
+			expect(t, got, want)
+			expectReasons(t, got, tc.says)
 		})
+	}
+}
+
+// Correct servers of other shapes: a ~2 GiB connection window, credited at once or only past
+// half of it (nginx, Apache), an echoing /upload (nghttpd), a server that ends the connection over
+// DATA on a reset stream (lighttpd), one that waits for 512 bytes of window before sending.
+func TestServerShapes(t *testing.T) {
+	const reset = "6.9-reset-stream-connection-window"
+	uploads := "6.9.1-enforces-receive-window,6.9-reset-stream-connection-window,6.1,6.9.1-empty-end-stream-at-zero-window,6.9.2"
+	for _, tc := range []struct {
+		shape     h2test.Fault
+		selection string
+		skips     []string
+		says      map[string]string
+	}{
+		{h2test.HugeConnWindow, uploads, nil, map[string]string{reset: "before the reset stream's DATA"}},
+		{h2test.HugeConnWindow | h2test.LazyConnCredit, uploads, []string{reset}, map[string]string{reset: "a leak cannot be observed"}},
+		{h2test.EchoUpload, uploads, nil, map[string]string{
+			reset:                                   "echoed",
+			"6.1-padding-flow-control":              "bytes echoed",
+			"6.9.1-empty-end-stream-at-zero-window": "echoed",
+		}},
+		{h2test.GoAwayOnResetStreamData, reset, []string{reset}, map[string]string{reset: "GOAWAY NO_ERROR (last stream 1) and closed the connection"}},
+		{h2test.WaitForSomeWindow, "6.9-tiny-window-updates", nil, nil},
+	} {
+		t.Run(tc.shape.String(), func(t *testing.T) {
+			t.Parallel()
+			want := map[string]string{}
+			for _, name := range tc.skips {
+				want[name] = h2conf.Skipped
+			}
+			got := run(t, h2test.StartRaw(t, tc.shape), 1, tc.selection)
+			expect(t, got, want)
+			expectReasons(t, got, tc.says)
+		})
+	}
+}
+
+// expectReasons checks that each named verdict's reason contains the given text.
+func expectReasons(t *testing.T, got map[string]h2conf.Verdict, says map[string]string) {
+	t.Helper()
+	for name, part := range says {
+		if v, ok := got[name]; !ok || !strings.Contains(v.Reason, part) {
+			t.Errorf("%s: reason %q, want it to say %q", name, v.Reason, part)
+		}
 	}
 }
 

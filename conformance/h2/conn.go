@@ -70,17 +70,16 @@ func dial(ctx context.Context, t *Target, o dialOpts) (*conn, error) {
 	c.henc = hpack.NewEncoder(&c.hbuf)
 	rfr := http2.NewFramer(nil, bufio.NewReaderSize(tc, 64<<10))
 	rfr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	go c.readLoop(rfr)
 
-	c.wmu.Lock()
+	// The preface is buffered before the reader starts: its SETTINGS ACK must not go first.
 	_, err = c.bw.WriteString(http2.ClientPreface)
-	c.wmu.Unlock()
 	if err == nil {
 		err = c.writeSettings(o.settings...)
 	}
 	if err == nil && o.connWindow > 0 {
 		err = c.writeWindowUpdate(0, o.connWindow)
 	}
+	go c.readLoop(rfr)
 	if err != nil {
 		return c, err
 	}
@@ -194,11 +193,10 @@ func (c *conn) autoReply(f *frame) {
 }
 
 // next flushes what the case wrote, then returns the next received frame after applying it to
-// the flow-control view. A closed connection or an expired context is an error.
+// the flow-control view. A closed connection or an expired context is an error. A failed flush
+// is not: the connection is then gone, and the frames that arrived before (a GOAWAY) say why.
 func (c *conn) next(ctx context.Context) (frame, error) {
-	if err := c.flush(); err != nil {
-		return frame{}, err
-	}
+	c.flush()
 	if c.peer.readErr != nil && len(c.events) == 0 {
 		return frame{}, c.peer.readErr
 	}
@@ -212,6 +210,20 @@ func (c *conn) next(ctx context.Context) (frame, error) {
 	case <-ctx.Done():
 		return frame{}, ctx.Err()
 	}
+}
+
+// errQuiet is poll's answer when no frame arrived in time: not a connection error.
+var errQuiet = errors.New("no frame within the poll interval")
+
+// poll is next bounded by d, for a case that acts on the passing of time as well as on frames.
+func (c *conn) poll(ctx context.Context, d time.Duration) (frame, error) {
+	pctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	f, err := c.next(pctx)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return f, errQuiet
+	}
+	return f, err
 }
 
 // waitFor consumes frames until cond holds.

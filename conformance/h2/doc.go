@@ -6,5 +6,6 @@
 // The cases are listed as data in cases.yml (name, requirement, description, timeout); each is a
 // small function named after the section it verifies. Run executes a selection against a server
 // that follows the lab's h2 contract: GET / (>= 1 KiB), GET /1m.bin (1 MiB), POST /upload (answers
-// 200 with the decimal number of body bytes it consumed).
+// 200 with the decimal number of body bytes it consumed, or echoes the body where the server
+// cannot count: nghttpd --echo-upload).
 package h2conf

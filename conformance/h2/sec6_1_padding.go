@@ -42,15 +42,20 @@ func sec6_1PaddingFlowControl(ctx context.Context, cl *client) outcome {
 	switch {
 	case s.reset != nil && *s.reset == http2.ErrCodeFlowControl || c.peer.goaway != nil && c.peer.goaway.code == http2.ErrCodeFlowControl:
 		return fail("%s on padded DATA that fit the windows (%d flow-controlled bytes sent)", c.peer.streamEnd(id), s.sent)
+	case s.reset != nil || c.peer.closed():
+		// Every frame's Pad Length is below its payload length (§6.1's limit): all are legal.
+		return fail("%s on legal padded DATA (Pad Length < frame payload in every frame) after %d flow-controlled bytes sent; %s",
+			c.peer.streamEnd(id), s.sent, credits)
 	case errors.Is(err, context.DeadlineExceeded):
 		return fail("stalled after %d of ~%d flow-controlled bytes in 257-byte padded frames; %s: padding not credited?",
 			s.sent, payload, credits)
 	case err != nil:
 		return fail("%v", err)
 	}
-	if err := c.uploadCount(id, data); err != nil {
+	answer, err := c.checkUpload(id, data)
+	if err != nil {
 		return fail("%v (padding is not content)", err)
 	}
-	return pass("%d padded DATA frames (%d flow-controlled bytes, %d data) accepted and answered; %s%s",
-		data, s.sent, data, credits, note)
+	return pass("%d padded DATA frames (%d flow-controlled bytes, %d data) accepted and answered with %s; %s%s",
+		data, s.sent, data, answer, credits, note)
 }

@@ -36,8 +36,9 @@ func sec6_9_1EmptyEndStreamAtZeroWindow(ctx context.Context, cl *client) outcome
 	if s.reset != nil || c.peer.goaway != nil && c.peer.goaway.code != http2.ErrCodeNo {
 		return fail("%s after %d bytes (the whole window) and an empty END_STREAM DATA frame", c.peer.streamEnd(id), fill)
 	}
-	if err := c.uploadCount(id, fill); err != nil {
+	answer, err := c.checkUpload(id, fill)
+	if err != nil {
 		return fail("%v", err)
 	}
-	return pass("%d bytes filled the window to 0, the empty END_STREAM DATA was accepted: :status 200, count %d", fill, fill)
+	return pass("%d bytes filled the window to 0, the empty END_STREAM DATA was accepted: :status 200, %s", fill, answer)
 }

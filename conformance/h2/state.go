@@ -179,10 +179,11 @@ func checkSettings(set []http2.Setting) *settingsError {
 // "GOAWAY PROTOCOL_ERROR", ":status 200", or "".
 func (p *peerState) streamEnd(id uint32) string {
 	s := p.streams[id]
+	connErr := p.goaway != nil && p.goaway.code != http2.ErrCodeNo
 	switch {
-	case s != nil && s.reset != nil:
+	case s != nil && s.reset != nil && (*s.reset != http2.ErrCodeNo || !connErr):
 		return "RST_STREAM " + s.reset.String()
-	case p.goaway != nil && p.goaway.code != http2.ErrCodeNo:
+	case connErr: // a RST_STREAM NO_ERROR that came with it says less
 		return "GOAWAY " + p.goaway.code.String()
 	case s != nil && s.ended && s.headers != nil:
 		return ":status " + s.headers.status()

@@ -1,5 +1,7 @@
 package h2test
 
+import "strings"
+
 // Fault makes the raw server break one rule; faults combine as bits. Zero is a correct server.
 type Fault uint
 
@@ -26,7 +28,46 @@ const (
 	// WaitForBigWindow sends no DATA until 1 KiB of window is open (silly-window avoidance gone
 	// wrong: a 16-byte window stalls).
 	WaitForBigWindow
+
+	// Shapes a correct server may have, not faults: they combine with the faults above.
+
+	// HugeConnWindow opens a 2^31-1 connection window (nginx, Apache) instead of 1 MiB.
+	HugeConnWindow
+	// LazyConnCredit credits the connection window only once half of it is used (nghttp2's
+	// default), and stream windows at once as before.
+	LazyConnCredit
+	// EchoUpload answers POST /upload with the body it received instead of its byte count
+	// (nghttpd --echo-upload).
+	EchoUpload
+	// GoAwayOnResetStreamData answers DATA on a stream the client reset with GOAWAY NO_ERROR and
+	// closes the connection (lighttpd; §5.1 lets a server end the connection then).
+	GoAwayOnResetStreamData
+	// WaitForSomeWindow sends no DATA until 512 bytes of window are open: legal, as long as the
+	// client opens that much without waiting for DATA first.
+	WaitForSomeWindow
+
+	// RejectPaddedData answers any padded DATA frame with GOAWAY PROTOCOL_ERROR (a fault: haproxy
+	// 3.0 takes a frame's padding for the next frame header).
+	RejectPaddedData
+	// ResetOnWindowOverflow answers a SETTINGS_INITIAL_WINDOW_SIZE change that overflows stream
+	// windows with RST_STREAM FLOW_CONTROL_ERROR on each, not GOAWAY (a fault of nghttp2, nginx
+	// and lighttpd).
+	ResetOnWindowOverflow
 )
+
+// String names the set bits, joined by "+", for test names.
+func (f Fault) String() string {
+	var names []string
+	for bit := Fault(1); bit <= f; bit <<= 1 {
+		if f&bit != 0 {
+			names = append(names, FaultNames[bit])
+		}
+	}
+	if len(names) == 0 {
+		return "correct"
+	}
+	return strings.Join(names, "+")
+}
 
 // FaultNames names each fault, for test names.
 var FaultNames = map[Fault]string{
@@ -39,4 +80,11 @@ var FaultNames = map[Fault]string{
 	AcceptBadTE:                 "accepts-te-gzip",
 	SendPrioritiesTwo:           "sends-no-rfc7540-priorities-2",
 	WaitForBigWindow:            "waits-for-big-window",
+	HugeConnWindow:              "huge-conn-window",
+	LazyConnCredit:              "lazy-conn-credit",
+	EchoUpload:                  "echoes-upload",
+	GoAwayOnResetStreamData:     "goaway-on-reset-stream-data",
+	WaitForSomeWindow:           "waits-for-512-bytes",
+	RejectPaddedData:            "rejects-padded-data",
+	ResetOnWindowOverflow:       "resets-on-window-overflow",
 }

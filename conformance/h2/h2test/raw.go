@@ -52,6 +52,7 @@ type rawConn struct {
 	henc   *hpack.Encoder
 	hbuf   bytes.Buffer
 
+	connWindow  int64 // the server's connection window size
 	recvConn    int64 // room left in the server's connection window
 	creditConn  int64 // consumed and not yet credited back
 	sendConn    int64
@@ -63,9 +64,10 @@ type rawConn struct {
 
 type rawStream struct {
 	id        uint32
-	upload    bool  // POST /upload: the body is consumed and credited
-	count     int64 // body octets received
-	recv      int64 // room left in the server's window for this stream
+	upload    bool   // POST /upload: the body is consumed and credited
+	count     int64  // body octets received
+	echo      []byte // the body, kept to send back with EchoUpload
+	recv      int64  // room left in the server's window for this stream
 	credit    int64
 	reqDone   bool // END_STREAM received
 	send      int64
@@ -77,11 +79,16 @@ type rawStream struct {
 
 func serveRaw(nc net.Conn, faults Fault) {
 	defer nc.Close()
+	window := int64(rawConnWindow)
+	if faults&HugeConnWindow != 0 {
+		window = maxWindow
+	}
 	c := &rawConn{
 		faults:      faults,
 		br:          bufio.NewReaderSize(nc, 128<<10),
 		bw:          bufio.NewWriterSize(nc, 64<<10),
-		recvConn:    rawConnWindow,
+		connWindow:  window,
+		recvConn:    window,
 		sendConn:    65535,
 		sendInitial: 65535,
 		peerFrame:   16384,
@@ -106,7 +113,7 @@ func serveRaw(nc net.Conn, faults Fault) {
 		http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: 100},
 		http2.Setting{ID: http2.SettingNoRFC7540Priorities, Val: prio},
 	)
-	c.fr.WriteWindowUpdate(0, rawConnWindow-65535)
+	c.fr.WriteWindowUpdate(0, uint32(window-65535))
 	c.bw.Flush()
 
 	for {
@@ -184,6 +191,10 @@ func (c *rawConn) applySetting(s http2.Setting) error {
 		}
 		for _, st := range c.streams {
 			if st.send += delta; st.send > maxWindow {
+				if c.faults&ResetOnWindowOverflow != 0 {
+					c.reset(st.id, http2.ErrCodeFlowControl)
+					continue
+				}
 				return http2.ConnectionError(http2.ErrCodeFlowControl)
 			}
 		}
@@ -226,7 +237,7 @@ func (c *rawConn) request(f *http2.MetaHeadersFrame) error {
 	case method == "POST" && path == "/upload":
 		st.upload = true
 		if st.reqDone {
-			c.respond(st, "200", []byte("0"))
+			c.respond(st, "200", c.uploadAnswer(st))
 		}
 	case method == "GET" && path == "/":
 		c.respond(st, "200", bytes.Repeat([]byte("wirelab raw h2 test page\n"), 80))

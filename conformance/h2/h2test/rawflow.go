@@ -19,7 +19,13 @@ func (c *rawConn) data(f *http2.DataFrame) error {
 	if n > c.recvConn && enforce {
 		return http2.ConnectionError(http2.ErrCodeFlowControl)
 	}
+	if f.Flags.Has(http2.FlagDataPadded) && c.faults&RejectPaddedData != 0 {
+		return http2.ConnectionError(http2.ErrCodeProtocol)
+	}
 	st := c.streams[id]
+	if st == nil && c.faults&GoAwayOnResetStreamData != 0 {
+		return http2.ConnectionError(http2.ErrCodeNo)
+	}
 	if st == nil || st.reqDone {
 		// Reset or finished: the connection window still counts it (and credits it back).
 		c.recvConn -= n
@@ -38,6 +44,9 @@ func (c *rawConn) data(f *http2.DataFrame) error {
 	st.recv -= n
 	if st.upload {
 		st.count += int64(len(f.Data()))
+		if c.faults&EchoUpload != 0 {
+			st.echo = append(st.echo, f.Data()...)
+		}
 		credit := n
 		if c.faults&NoPaddingCredit != 0 {
 			credit = int64(len(f.Data()))
@@ -48,10 +57,18 @@ func (c *rawConn) data(f *http2.DataFrame) error {
 	if f.StreamEnded() {
 		st.reqDone = true
 		if st.upload {
-			c.respond(st, "200", []byte(strconv.FormatInt(st.count, 10)))
+			c.respond(st, "200", c.uploadAnswer(st))
 		}
 	}
 	return nil
+}
+
+// uploadAnswer is the body of the answer to a finished upload: its byte count, or the body.
+func (c *rawConn) uploadAnswer(st *rawStream) []byte {
+	if c.faults&EchoUpload != 0 {
+		return st.echo
+	}
+	return []byte(strconv.FormatInt(st.count, 10))
 }
 
 func (c *rawConn) reset(id uint32, code http2.ErrCode) {
@@ -88,7 +105,7 @@ func (c *rawConn) pump() {
 			if c.faults&IgnoreClientWindow == 0 {
 				n = min(n, st.send, c.sendConn)
 			}
-			if n <= 0 || c.faults&WaitForBigWindow != 0 && n < 1024 && n < int64(len(st.body)) {
+			if n <= 0 || n < c.minSend() && n < int64(len(st.body)) {
 				break
 			}
 			c.fr.WriteData(id, n == int64(len(st.body)), st.body[:n])
@@ -105,9 +122,21 @@ func (c *rawConn) pump() {
 	}
 }
 
+// minSend is the least window a response frame waits for (silly-window avoidance).
+func (c *rawConn) minSend() int64 {
+	switch {
+	case c.faults&WaitForBigWindow != 0:
+		return 1024
+	case c.faults&WaitForSomeWindow != 0:
+		return 512
+	}
+	return 1
+}
+
 // sendCredit returns consumed window to the client.
 func (c *rawConn) sendCredit() {
-	if c.creditConn > 0 {
+	lazy := c.faults&LazyConnCredit != 0 && c.creditConn < c.connWindow/2
+	if c.creditConn > 0 && !lazy {
 		c.fr.WriteWindowUpdate(0, uint32(c.creditConn))
 		c.recvConn += c.creditConn
 		c.creditConn = 0
