@@ -7,12 +7,13 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"time"
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
+
+	"github.com/wirelab/wirelab/conformance/h2/h2tls"
 )
 
 // conn is one raw HTTP/2 client connection. The case's goroutine writes frames and consumes
@@ -49,7 +50,7 @@ type dialOpts struct {
 // server's SETTINGS and initial WINDOW_UPDATEs are known when the case starts. On errors after
 // the TLS handshake the conn is returned too, for its frame log.
 func dial(ctx context.Context, t *Target, o dialOpts) (*conn, error) {
-	tc, err := dialTLS(ctx, t)
+	tc, err := h2tls.DialH2(ctx, nil, t.Addr, t.TLS, t.KeyLog)
 	if err != nil {
 		return nil, err
 	}
@@ -102,37 +103,9 @@ func dial(ctx context.Context, t *Target, o dialOpts) (*conn, error) {
 	return c, nil
 }
 
-// dialTLS opens the TLS connection and insists on ALPN h2.
-func dialTLS(ctx context.Context, t *Target) (*tls.Conn, error) {
-	cfg := &tls.Config{}
-	if t.TLS != nil {
-		cfg = t.TLS.Clone()
-	}
-	cfg.NextProtos = []string{http2.NextProtoTLS}
-	if t.KeyLog != nil {
-		cfg.KeyLogWriter = t.KeyLog
-	}
-	if cfg.ServerName == "" {
-		if host, _, err := net.SplitHostPort(t.Addr); err == nil {
-			cfg.ServerName = host
-		}
-	}
-	d := tls.Dialer{Config: cfg}
-	nc, err := d.DialContext(ctx, "tcp", t.Addr)
-	if err != nil {
-		return nil, err
-	}
-	tc := nc.(*tls.Conn)
-	if p := tc.ConnectionState().NegotiatedProtocol; p != http2.NextProtoTLS {
-		tc.Close()
-		return nil, fmt.Errorf("ALPN: server selected %q, not h2", p)
-	}
-	return tc, nil
-}
-
 // Probe checks that the target accepts TLS with ALPN h2 (h2check's "can connect at all").
 func Probe(ctx context.Context, t *Target) error {
-	tc, err := dialTLS(ctx, t)
+	tc, err := h2tls.DialH2(ctx, nil, t.Addr, t.TLS, t.KeyLog)
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,8 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,6 +22,8 @@ import (
 	"time"
 
 	h2conf "github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/conformance/h2/h2tls"
+	"github.com/wirelab/wirelab/internal/jsonfile"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -65,7 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, v := range verdicts {
 		fmt.Fprintf(stdout, "%-7s %s: %s\n", v.Result, v.Case, v.Reason)
 	}
-	if err := rep.write(cfg.out); err != nil {
+	// Atomic: a reader never sees half a report.
+	if err := jsonfile.Write(cfg.out, rep); err != nil {
 		fmt.Fprintf(stderr, "h2check: writing the report: %v\n", err)
 		return 1
 	}
@@ -121,22 +123,9 @@ func parseFlags(args []string, stdout io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-cases: %v (known: all, %s)", err, strings.Join(names, ", "))
 	}
 
-	tlsConf := &tls.Config{ServerName: *serverName, InsecureSkipVerify: *insecure}
-	if tlsConf.ServerName == "" {
-		tlsConf.ServerName = host
-	}
-	if *caFile != "" {
-		if *insecure {
-			return nil, errors.New("-ca: cannot be combined with -insecure")
-		}
-		pem, err := os.ReadFile(*caFile)
-		if err != nil {
-			return nil, fmt.Errorf("-ca: %v", err)
-		}
-		tlsConf.RootCAs = x509.NewCertPool()
-		if !tlsConf.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("-ca: %s holds no PEM certificate", *caFile)
-		}
+	tlsConf, err := h2tls.ClientConfig(cmp.Or(*serverName, host), *caFile, *insecure)
+	if err != nil {
+		return nil, err
 	}
 	if *out == "" {
 		return nil, errors.New("-out: empty file name")

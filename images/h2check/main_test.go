@@ -55,8 +55,7 @@ func TestUnreachableServerExits1(t *testing.T) {
 
 func TestReportAndKeylog(t *testing.T) {
 	dir := t.TempDir()
-	ca, out, keys := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "report.json"), filepath.Join(dir, "keys.log")
-	os.WriteFile(ca, h2test.TestCert().CertPEM, 0o644)
+	ca, out, keys := h2test.CAFile(t), filepath.Join(dir, "report.json"), filepath.Join(dir, "keys.log")
 	addr := h2test.StartReference(t, &http2.Server{MaxUploadBufferPerStream: 65535})
 
 	var stdout, stderr bytes.Buffer

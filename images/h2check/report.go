@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
@@ -37,30 +36,6 @@ func newReport(t *h2conf.Target, start time.Time, verdicts []h2conf.Verdict) *re
 		r.Summary[v.Result]++
 	}
 	return r
-}
-
-// write replaces path in one step, so a reader never sees half a report.
-func (r *report) write(path string) error {
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // checkWritable fails early when the report could not be written, before any case runs.

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"crypto/tls"
-	"crypto/x509"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wirelab/wirelab/conformance/h2/h2tls"
 	"github.com/wirelab/wirelab/conformance/h2/probe"
 )
 
@@ -69,22 +69,9 @@ func parseFlags(args []string) (*config, string, error) {
 		return nil, usage, fmt.Errorf("-out: folder %s does not exist", filepath.Dir(*out))
 	}
 
-	tlsConf := &tls.Config{ServerName: *serverName, InsecureSkipVerify: *insecure}
-	if tlsConf.ServerName == "" {
-		tlsConf.ServerName = host
-	}
-	if *caFile != "" {
-		if *insecure {
-			return nil, usage, errors.New("-ca: cannot be combined with -insecure")
-		}
-		pem, err := os.ReadFile(*caFile)
-		if err != nil {
-			return nil, usage, fmt.Errorf("-ca: %v", err)
-		}
-		tlsConf.RootCAs = x509.NewCertPool()
-		if !tlsConf.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, usage, fmt.Errorf("-ca: %s holds no PEM certificate", *caFile)
-		}
+	tlsConf, err := h2tls.ClientConfig(cmp.Or(*serverName, host), *caFile, *insecure)
+	if err != nil {
+		return nil, usage, err
 	}
 
 	cfg := &config{

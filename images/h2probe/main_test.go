@@ -10,6 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/wirelab/wirelab/conformance/h2/h2test"
+	"golang.org/x/net/http2"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -69,11 +72,11 @@ func TestCannotConnect(t *testing.T) {
 
 // TestReport runs one quick probe against x/net's server and checks report.json's schema.
 func TestReport(t *testing.T) {
-	addr, ca := xnetServer(t)
+	addr, ca := h2test.StartReference(t, &http2.Server{}), h2test.CAFile(t)
 	dir := t.TempDir()
 	out, keys := filepath.Join(dir, "report.json"), filepath.Join(dir, "keys.log")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"-addr", addr, "-servername", "probe.test", "-ca", ca, "-probes", "continuation-flood",
+	code := run([]string{"-addr", addr, "-servername", "server", "-ca", ca, "-probes", "continuation-flood",
 		"-out", out, "-keylog", keys, "-latency-factor", "20"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, stdout.String(), stderr.String())

@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"crypto/tls"
 	"io"
 	"net"
 	"strconv"
 	"sync"
 	"testing"
 
+	"github.com/wirelab/wirelab/conformance/h2/h2test"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 )
@@ -39,12 +39,8 @@ type fakeServer struct {
 
 func startFakeServer(t *testing.T, b misbehaviour) *fakeServer {
 	t.Helper()
-	cert, caFile := testCert(t)
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &fakeServer{addr: ln.Addr().String(), caFile: caFile, b: b}
+	ln := h2test.ListenTLS(t)
+	s := &fakeServer{addr: ln.Addr().String(), caFile: h2test.CAFile(t), b: b}
 	var wg sync.WaitGroup
 	t.Cleanup(func() { ln.Close(); wg.Wait() })
 	wg.Go(func() {

@@ -7,6 +7,8 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/wirelab/wirelab/conformance/h2/h2tls"
 )
 
 // config is the parsed command line.
@@ -77,17 +79,9 @@ func (c *config) validate() error {
 		return fmt.Errorf("-timeout %v: want a positive duration", c.timeout)
 	case c.out == "":
 		return fmt.Errorf("-out is empty: want a file name")
-	case c.caFile != "" && c.insecure:
-		return fmt.Errorf("-ca and -insecure: give one, not both")
 	}
 	return nil
 }
 
 // authority is the request's :authority / Host: the server name, with the port unless it is 443.
-func (c *config) authority() string {
-	_, port, _ := net.SplitHostPort(c.addr)
-	if port == "443" {
-		return c.serverName
-	}
-	return net.JoinHostPort(c.serverName, port)
-}
+func (c *config) authority() string { return h2tls.Authority(c.addr, c.serverName) }

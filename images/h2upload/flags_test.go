@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wirelab/wirelab/conformance/h2/h2test"
 )
 
 func TestBadFlagsExit2WithOneLineNamingTheFlag(t *testing.T) {
@@ -38,7 +40,7 @@ func TestBadFlagsExit2WithOneLineNamingTheFlag(t *testing.T) {
 }
 
 func TestNoServerExits1WithoutResult(t *testing.T) {
-	_, caFile := testCert(t)
+	caFile := h2test.CAFile(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

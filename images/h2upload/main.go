@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/wirelab/wirelab/internal/jsonfile"
 )
 
 func main() {
@@ -47,7 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "h2upload:", err)
 		return 1
 	}
-	if err := writeResult(c.out, res); err != nil {
+	// Atomic: a reader never sees half a result.
+	if err := jsonfile.Write(c.out, res); err != nil {
 		fmt.Fprintln(stderr, "h2upload:", err)
 		return 1
 	}

@@ -3,26 +3,19 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"os"
+
+	"github.com/wirelab/wirelab/conformance/h2/h2tls"
 )
 
 // newTLSConfig builds the TLS settings every repetition starts from (ALPN is set per protocol).
 // No session cache: each repetition pays a full handshake, outside the timing, as a new client
 // would.
 func newTLSConfig(c config) (*tls.Config, func(), error) {
-	conf := &tls.Config{ServerName: c.serverName, InsecureSkipVerify: c.insecure, MinVersion: tls.VersionTLS12}
-	if c.caFile != "" {
-		pem, err := os.ReadFile(c.caFile)
-		if err != nil {
-			return nil, nil, fmt.Errorf("-ca: %v", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, nil, fmt.Errorf("-ca %s: no PEM certificate in it", c.caFile)
-		}
-		conf.RootCAs = pool
+	conf, err := h2tls.ClientConfig(c.serverName, c.caFile, c.insecure)
+	if err != nil {
+		return nil, nil, err
 	}
 	closeKeylog := func() {}
 	if c.keylog != "" {
@@ -43,14 +36,12 @@ type connectError struct{ err error }
 func (e *connectError) Error() string { return "connecting: " + e.err.Error() }
 func (e *connectError) Unwrap() error { return e.err }
 
-// dialTLS opens a new TCP connection and completes the TLS handshake offering only alpn.
+// dialTLS opens a new TCP connection and completes the TLS handshake offering only alpn. Which
+// protocol the server selected is the caller's to judge (h1 accepts none).
 func dialTLS(ctx context.Context, addr string, base *tls.Config, alpn string) (*tls.Conn, error) {
-	conf := base.Clone()
-	conf.NextProtos = []string{alpn}
-	d := tls.Dialer{Config: conf}
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	tc, err := h2tls.Dial(ctx, nil, addr, h2tls.Config(base, addr, nil, alpn))
 	if err != nil {
 		return nil, &connectError{err}
 	}
-	return nc.(*tls.Conn), nil
+	return tc, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/http2"
 
+	"github.com/wirelab/wirelab/conformance/h2/h2test"
 	"github.com/wirelab/wirelab/internal/upload"
 )
 
@@ -18,7 +19,6 @@ import (
 // and HTTP/1.1.
 func startXNetServer(t *testing.T, h http.HandlerFunc) (addr, caFile string) {
 	t.Helper()
-	cert, caFile := testCert(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func startXNetServer(t *testing.T, h http.HandlerFunc) (addr, caFile string) {
 	mux.HandleFunc("/upload", h)
 	srv := &http.Server{
 		Handler:   mux,
-		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}},
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{h2test.TestCert().TLS}},
 		ErrorLog:  log.New(io.Discard, "", 0),
 	}
 	if err := http2.ConfigureServer(srv, &http2.Server{}); err != nil {
@@ -35,7 +35,7 @@ func startXNetServer(t *testing.T, h http.HandlerFunc) (addr, caFile string) {
 	}
 	go srv.ServeTLS(ln, "", "")
 	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String(), caFile
+	return ln.Addr().String(), h2test.CAFile(t)
 }
 
 const testSize = 2_000_000

@@ -10,7 +10,10 @@ import (
 	"encoding/pem"
 	"math/big"
 	"net"
+	"os"
+	"path/filepath"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -67,14 +70,12 @@ func ClientTLS() *tls.Config {
 	return &tls.Config{ServerName: "server", RootCAs: TestCert().Pool}
 }
 
-// listenTLS listens on a loopback port with the test certificate and ALPN h2.
-func listenTLS() (net.Listener, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
+// CAFile writes CertPEM to a file in the test's temporary folder, for the commands' -ca flag.
+func CAFile(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(path, TestCert().CertPEM, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	return tls.NewListener(ln, &tls.Config{
-		Certificates: []tls.Certificate{TestCert().TLS},
-		NextProtos:   []string{"h2"},
-	}), nil
+	return path
 }

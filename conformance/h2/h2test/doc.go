@@ -1,5 +1,6 @@
-// Package h2test provides the servers h2conf's tests run against on loopback: x/net's real
-// HTTP/2 server serving the lab's h2 contract (the reference), and a minimal raw-frame server
-// that can be told to break one flow-control rule at a time (the misbehaving servers). Test use
-// only: nothing outside tests imports it.
+// Package h2test provides the servers the lab's HTTP/2 tests run against on loopback (h2conf's
+// cases, the probes, and the h2check, h2probe and h2upload commands): x/net's real HTTP/2 server
+// serving the lab's h2 contract (the reference), a minimal raw-frame server that can be told to
+// break one flow-control rule at a time (the misbehaving servers), and the one self-signed test
+// certificate they all use. Test use only: nothing outside tests imports it.
 package h2test

@@ -25,11 +25,7 @@ const (
 // and returns its address. It serves the same contract as Contract, one goroutine per
 // connection, reacting only to the frames it reads (no timers, no handlers).
 func StartRaw(t testing.TB, faults Fault) string {
-	ln, err := listenTLS()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
+	ln := ListenTLS(t)
 	go func() {
 		for {
 			c, err := ln.Accept()

@@ -33,29 +33,46 @@ func Contract() http.Handler {
 	return mux
 }
 
+// ReferenceOpts vary what is around the reference server, never the server itself (that is conf).
+type ReferenceOpts struct {
+	// Wrap, when set, wraps the contract handler, e.g. to slow some requests down.
+	Wrap func(http.Handler) http.Handler
+	// SendBuffer > 0 fixes each server socket's send buffer (SO_SNDBUF), so a flood of answers
+	// fills it as on a real path instead of vanishing into loopback's autotuned megabytes.
+	SendBuffer int
+}
+
 // StartReference runs x/net's HTTP/2 server (ServeConn on each TLS connection) with conf and the
 // contract handler until the test ends, and returns its address.
 func StartReference(t testing.TB, conf *http2.Server) string {
-	ln, err := listenTLS()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
+	return StartReferenceWith(t, conf, ReferenceOpts{})
+}
+
+// StartReferenceWith is StartReference with o around the server.
+func StartReferenceWith(t testing.TB, conf *http2.Server, o ReferenceOpts) string {
+	ln := ListenTLS(t)
 	h := Contract()
+	if o.Wrap != nil {
+		h = o.Wrap(h)
+	}
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			go func(c net.Conn) {
-				defer c.Close()
+			tc := c.(*tls.Conn)
+			if o.SendBuffer > 0 {
+				tc.NetConn().(*net.TCPConn).SetWriteBuffer(o.SendBuffer)
+			}
+			go func() {
+				defer tc.Close()
 				// ServeConn needs the handshake done to see TLS 1.2+ and ALPN.
-				if err := c.(*tls.Conn).Handshake(); err != nil {
+				if err := tc.Handshake(); err != nil {
 					return
 				}
-				conf.ServeConn(c, &http2.ServeConnOpts{Handler: h, BaseConfig: quiet})
-			}(c)
+				conf.ServeConn(tc, &http2.ServeConnOpts{Handler: h, BaseConfig: quiet})
+			}()
 		}
 	}()
 	return ln.Addr().String()

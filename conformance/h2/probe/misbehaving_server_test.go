@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirelab/wirelab/conformance/h2/h2test"
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 )
@@ -42,7 +43,7 @@ type fakeServer struct {
 
 func startFakeServer(t *testing.T, o fakeOpts) *Target {
 	t.Helper()
-	ln, tlsConf, target := listenTLS(t)
+	ln := h2test.ListenTLS(t)
 	s := &fakeServer{o: o, done: make(chan struct{})}
 	t.Cleanup(func() { close(s.done) })
 	go func() {
@@ -53,7 +54,7 @@ func startFakeServer(t *testing.T, o fakeOpts) *Target {
 			}
 			go func() {
 				defer c.Close()
-				tc := tls.Server(c, tlsConf)
+				tc := c.(*tls.Conn)
 				// Far beyond any probe's bound: only a forgotten connection ever meets it.
 				tc.SetDeadline(time.Now().Add(30 * time.Second))
 				if tc.Handshake() == nil {
@@ -62,7 +63,7 @@ func startFakeServer(t *testing.T, o fakeOpts) *Target {
 			}()
 		}
 	}()
-	return target
+	return testTarget(ln.Addr().String())
 }
 
 // fakeConn is one connection's writing side: responses come from their own goroutines.

@@ -1,9 +1,6 @@
 package probe
 
-import (
-	"encoding/json"
-	"os"
-)
+import "github.com/wirelab/wirelab/internal/jsonfile"
 
 // What the server did to the abusive connection (Result.ServerAction).
 const (
@@ -45,14 +42,11 @@ type Report struct {
 	Probes []Result `json:"probes"`
 }
 
-// Write stores the report as indented JSON.
+// Write replaces path in one step: h2probe rewrites the report after every probe, and a
+// reader that stops it early must not find half a file.
 func (r *Report) Write(path string) error {
 	if r.Probes == nil {
-		r.Probes = []Result{}
+		r.Probes = []Result{} // "probes": [], never null
 	}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return jsonfile.Write(path, r)
 }

@@ -1,16 +1,11 @@
 package probe
 
 import (
-	"bytes"
-	"crypto/tls"
-	"io"
-	"log"
-	"net"
 	"net/http"
 	"testing"
-	"testing/fstest"
 	"time"
 
+	"github.com/wirelab/wirelab/conformance/h2/h2test"
 	"golang.org/x/net/http2"
 )
 
@@ -27,42 +22,18 @@ type xnetOpts struct {
 	sendBuffer int
 }
 
-// xnetServer serves the lab's h2 contract (GET / and GET /1m.bin) with golang.org/x/net/http2's
-// server on loopback.
+// xnetServer serves the lab's h2 contract with golang.org/x/net/http2's server on loopback
+// (h2test's reference at x/net's defaults).
 func xnetServer(t *testing.T, o xnetOpts) *Target {
 	t.Helper()
-	ln, tlsConf, target := listenTLS(t)
-	files := fstest.MapFS{
-		"index.html": {Data: bytes.Repeat([]byte("wirelab "), 256)},
-		"1m.bin":     {Data: make([]byte, 1<<20)},
+	slowAbuser := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.UserAgent() == probeUserAgent {
+				time.Sleep(o.abusiveWork)
+			}
+			h.ServeHTTP(w, r)
+		})
 	}
-	fileServer := http.FileServerFS(files)
-	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.UserAgent() == probeUserAgent {
-			time.Sleep(o.abusiveWork)
-		}
-		fileServer.ServeHTTP(w, r)
-	})
-	h2 := &http2.Server{}
-	quiet := &http.Server{ErrorLog: log.New(io.Discard, "", 0)} // its connection errors are expected
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			if o.sendBuffer > 0 {
-				c.(*net.TCPConn).SetWriteBuffer(o.sendBuffer)
-			}
-			go func(c net.Conn) {
-				tc := tls.Server(c, tlsConf)
-				if err := tc.Handshake(); err != nil {
-					c.Close()
-					return
-				}
-				h2.ServeConn(tc, &http2.ServeConnOpts{Handler: handler, BaseConfig: quiet})
-			}(c)
-		}
-	}()
-	return target
+	addr := h2test.StartReferenceWith(t, &http2.Server{}, h2test.ReferenceOpts{Wrap: slowAbuser, SendBuffer: o.sendBuffer})
+	return testTarget(addr)
 }
