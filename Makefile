@@ -52,7 +52,7 @@ interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS
 grpcweb: ## gRPC <-> gRPC-web conversion conformance
 	@echo "make grpcweb: not implemented yet"; exit 2
 
-h2: setup $(WIRELAB) ## HTTP/2 conformance matrix through the sim (h2spec, own flow-control cases): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
+h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control cases, upload BDP, robustness probes): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) h2 --out $(OUT) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(H2SPEC),--h2spec $(H2SPEC)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
