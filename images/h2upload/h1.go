@@ -51,7 +51,7 @@ func runH1(ctx context.Context, c config, tlsConf *tls.Config) repResult {
 	req.Header.Set("Content-Type", "application/octet-stream")
 	req.Header.Set("User-Agent", "wirelab-h2upload")
 
-	status, answer, err := roundTrip(tr, req)
+	status, answer, total, err := roundTrip(tr, req)
 	end := time.Now()
 	sent, first := body.progress()
 	r.BytesSent = sent
@@ -62,19 +62,23 @@ func runH1(ctx context.Context, c config, tlsConf *tls.Config) repResult {
 	case err != nil:
 		reason = fmt.Sprintf("%v (%d of %d bytes sent)", err, sent, c.size)
 	default:
-		reason = verifyAnswer(status, answer, c.size)
+		reason = verifyAnswer(status, answer, total, c.size)
 	}
 	r.finish(c.size, first, end, reason)
 	return r
 }
 
-// roundTrip sends req and reads the whole (short) answer.
-func roundTrip(tr *http.Transport, req *http.Request) (int, []byte, error) {
+// roundTrip sends req and reads the answer: its start, and how long it was in all.
+func roundTrip(tr *http.Transport, req *http.Request) (int, []byte, int64, error) {
 	resp, err := tr.RoundTrip(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	defer resp.Body.Close()
 	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	return resp.StatusCode, answer, err
+	if err != nil {
+		return resp.StatusCode, answer, int64(len(answer)), err
+	}
+	rest, err := io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, answer, int64(len(answer)) + rest, err
 }

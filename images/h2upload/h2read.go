@@ -184,6 +184,7 @@ func (u *h2Upload) onResponseData(now time.Time, f *http2.DataFrame) error {
 	}
 	data := f.Data()
 	u.answer = append(u.answer, data[:min(len(data), maxAnswer-len(u.answer))]...)
+	u.answerN += int64(len(data))
 	if n := f.Header().Length; n > 0 { // padding included (§6.1)
 		ended := f.StreamEnded()
 		err := u.queue(func(fr *http2.Framer) error {

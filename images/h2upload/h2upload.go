@@ -91,6 +91,7 @@ type h2Upload struct {
 
 	status  int // the response's, 0 until its HEADERS
 	answer  []byte
+	answerN int64 // the answer's whole length (an echo is as long as the body)
 	done    bool
 	endedAt time.Time
 	failure string
@@ -177,7 +178,7 @@ func (u *h2Upload) result() repResult {
 	r := repResult{BytesSent: u.sent, H2: u.rec.record(u.initialWindow, u.maxFrame)}
 	reason := u.failure
 	if reason == "" {
-		reason = verifyAnswer(u.status, u.answer, u.c.size)
+		reason = verifyAnswer(u.status, u.answer, u.answerN, u.c.size)
 	}
 	r.finish(u.c.size, u.firstData, u.endedAt, reason)
 	return r

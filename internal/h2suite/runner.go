@@ -42,12 +42,20 @@ func Cells(servers []Server, sections []*Section) []matrix.Cell {
 	return out
 }
 
-// PlanCells is the matrix as the plan sees it (every cell runs: the server manifests declare
-// the h2 role, not cases).
+// PlanCells is the matrix as the plan sees it: a server that speaks no HTTP/1.1 skips the
+// HTTP/1.1 uploads.
 func PlanCells(servers []Server, sections []*Section) []matrix.PlanCell {
+	byServer, bySection := map[string]Server{}, map[string]*Section{}
+	for _, s := range servers {
+		byServer[s.Name] = s
+	}
+	for _, s := range sections {
+		bySection[s.Name] = s
+	}
 	var out []matrix.PlanCell
 	for _, c := range Cells(servers, sections) {
-		out = append(out, matrix.PlanCell{Cell: c, TypicalSeconds: 10})
+		ok, _ := byServer[c.Server].supports(bySection[c.Case])
+		out = append(out, matrix.PlanCell{Cell: c, Skip: !ok, TypicalSeconds: 10})
 	}
 	return out
 }
@@ -80,6 +88,10 @@ func (r *Runner) runCell(ctx context.Context, s Server, sec *Section) matrix.Res
 	start := time.Now()
 	dir := filepath.Join(r.Run.Dir, s.Name+"_"+sec.Client, sec.Name) // every suite's layout: <server>_<client>/<case>/
 	res := matrix.Result{Server: s.Name, Client: sec.Client, Case: sec.Name, Abbr: sec.Abbr, Result: matrix.Failed, Dir: dir}
+	if ok, why := s.supports(sec); !ok {
+		res.Result, res.Reason = matrix.Unsupported, why
+		return res
+	}
 	res = matrix.Repeat(ctx, r.Repeat, r.Seed, dir, res, func(ctx context.Context, seed uint64, dir string) matrix.Result {
 		rr := *r
 		rr.Seed = seed

@@ -62,3 +62,23 @@ func TestResizeUploads(t *testing.T) {
 		t.Fatal("a negative size accepted")
 	}
 }
+
+// A server that speaks no HTTP/1.1 (nghttpd) skips the HTTP/1.1 uploads, in the plan and the run.
+func TestH1UploadNeedsHTTP11(t *testing.T) {
+	h1 := &Section{Name: "u1", Client: ClientH2upload, Params: "-proto h1"}
+	h2 := &Section{Name: "u2", Client: ClientH2upload, Params: "-proto h2"}
+	only := Server{Name: "nghttpd", ALPN: []string{"h2"}}
+	if ok, why := only.supports(h1); ok || !strings.Contains(why, "no HTTP/1.1") {
+		t.Fatalf("%v %q", ok, why)
+	}
+	if ok, _ := only.supports(h2); !ok {
+		t.Fatal("h2 upload on an h2 server")
+	}
+	if ok, _ := (Server{Name: "nginx"}).supports(h1); !ok {
+		t.Fatal("a server without alpn.h2 speaks both")
+	}
+	cells := PlanCells([]Server{only}, []*Section{h1, h2})
+	if !cells[0].Skip || cells[1].Skip {
+		t.Fatalf("%+v", cells)
+	}
+}

@@ -153,15 +153,16 @@ func (m *Manifest) validate() error {
 		}
 	}
 	for _, suite := range sortedKeys(m.ALPN) {
-		if suite != "quic" {
-			return bad("alpn."+suite, "only the quic suite negotiates ALPN here")
+		known, ok := alpnBySuite[suite]
+		if !ok {
+			return bad("alpn."+suite, "only the quic and h2 suites negotiate ALPN here")
 		}
 		if len(m.ALPN[suite]) == 0 {
 			return bad("alpn."+suite, "empty list")
 		}
 		for i, a := range m.ALPN[suite] {
-			if a != "hq-interop" && a != "h3" {
-				return bad(fmt.Sprintf("alpn.%s[%d]", suite, i), "%q: want hq-interop or h3", a)
+			if !known[a] {
+				return bad(fmt.Sprintf("alpn.%s[%d]", suite, i), "%q: want %s", a, alpnNames[suite])
 			}
 		}
 	}
@@ -267,3 +268,13 @@ func or(s, def string) string {
 	}
 	return s
 }
+
+// alpnBySuite are the application protocols a manifest may declare per suite: QUIC's ordinary
+// cases speak hq-interop or h3; an h2 server speaks h2 and, unless it says otherwise, http/1.1
+// (the upload baseline).
+var alpnBySuite = map[string]map[string]bool{
+	"quic": {"hq-interop": true, "h3": true},
+	"h2":   {"h2": true, "http/1.1": true},
+}
+
+var alpnNames = map[string]string{"quic": "hq-interop or h3", "h2": "h2 or http/1.1"}

@@ -44,7 +44,8 @@ func TestParseRejectsNamingField(t *testing.T) {
 		{"testcases without role", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\ntestcases: {quic: [handshake]}", "testcases.quic"},
 		{"escaping path", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nbuild: {context: ../..}", "build.context"},
 		{"bad alpn", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: [client]}\nalpn: {quic: [h2]}", "alpn.quic[0]"},
-		{"alpn for another suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {h2: [client]}\nalpn: {h2: [h3]}", "alpn.h2"},
+		{"alpn for another suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {grpcweb: [client]}\nalpn: {grpcweb: [h2]}", "alpn.grpcweb"},
+		{"h3 for an h2 server", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {h2: [server]}\nalpn: {h2: [h3]}", "alpn.h2[0]"},
 		{"bad image ref", "name: demo\nimage: 'Not A Ref'\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "image"},
 	}
 	for _, c := range cases {

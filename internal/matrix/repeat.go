@@ -86,11 +86,11 @@ type Once func(ctx context.Context, seed uint64, dir string) Result
 // result of a run without --repeat), else repetition i in dir/r<i>/ with seed RepeatSeed(seed,
 // i). A repetition that is unsupported ends the cell. res is the cell's result so far (its
 // names); Repeat fills in the verdict, the reason, the rerun command, for n <= 1 the details
-// and for n > 1 Repeat.
+// and values, and for n > 1 Repeat.
 func Repeat(ctx context.Context, n int, seed uint64, dir string, res Result, once Once) Result {
 	if n <= 1 {
 		one := once(ctx, seed, dir)
-		res.Result, res.Reason, res.Rerun, res.Details = one.Result, one.Reason, one.Rerun, one.Details
+		res.Result, res.Reason, res.Rerun, res.Details, res.Values = one.Result, one.Reason, one.Rerun, one.Details, one.Values
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch, with every repetition

@@ -80,10 +80,11 @@ func TestRepeatLayoutAndSeeds(t *testing.T) {
 		if seed != 5 {
 			verdict = Failed
 		}
-		return Result{Result: verdict, Reason: "no", Rerun: "wirelab x --seed 5"}
+		return Result{Result: verdict, Reason: "no", Rerun: "wirelab x --seed 5", Values: []float64{42}, Details: "42 Mbit/s"}
 	}
 	res := Repeat(context.Background(), 1, 5, dir, Result{Case: "k"}, once)
-	if res.Result != Succeeded || res.Repeat != nil || seen[0] != filepath.Base(dir) || res.Rerun != "wirelab x --seed 5" {
+	if res.Result != Succeeded || res.Repeat != nil || seen[0] != filepath.Base(dir) || res.Rerun != "wirelab x --seed 5" ||
+		len(res.Values) != 1 || res.Details != "42 Mbit/s" { // a single run keeps its measurement
 		t.Fatalf("once: %+v %v", res, seen)
 	}
 	seen = nil
