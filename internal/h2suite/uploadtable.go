@@ -3,6 +3,7 @@ package h2suite
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +29,8 @@ type UploadRow struct {
 }
 
 // UploadRows builds the rows from the run's upload results, reading each h2 cell's decrypted
-// trace (its first repetition's, under --repeat).
+// trace (its first repetition's, under --repeat) and, for the opening connection window,
+// h2upload's own record.
 func UploadRows(ctx context.Context, t *quictrace.Runner, sections []*Section, results []matrix.Result) []UploadRow {
 	type key struct{ server, profile string }
 	rows := map[key]*UploadRow{}
@@ -61,6 +63,9 @@ func UploadRows(ctx context.Context, t *quictrace.Runner, sections []*Section, r
 			pcap = filepath.Join(r.Repeat.Of[0].Dir, "sim", "trace_node_right.pcapng")
 		}
 		if w, err := ReadServerWindows(ctx, t, pcap); err == nil {
+			if grant, ok := openingGrant(filepath.Join(filepath.Dir(filepath.Dir(pcap)), "client", "upload.json")); ok {
+				w.ConnWindow = defaultWindow + grant
+			}
 			row.Windows = &w
 		} else {
 			row.Note += "windows: " + err.Error() + "; "
@@ -128,4 +133,35 @@ func PrintUploadTable(w io.Writer, rows []UploadRow) {
 		}
 		fmt.Fprintf(w, "%-11s %-12s %8.1f %8.1f %6.2f  %s%s\n", r.Server, r.Profile, r.H1, r.H2, r.Ratio, win, flag)
 	}
+}
+
+// openingGrant is the connection window the server opened before the upload's first DATA, as
+// h2upload recorded it (the median over its repetitions). The trace cannot always say: when
+// the client's TLS records span many segments under a slow link, tshark may not show the
+// client's first DATA before the server's first credit.
+func openingGrant(uploadJSON string) (int64, bool) {
+	data, err := os.ReadFile(uploadJSON)
+	if err != nil {
+		return 0, false
+	}
+	var u struct {
+		Reps []struct {
+			H2 *struct {
+				Grant int64 `json:"initial_connection_window_update"`
+			} `json:"h2"`
+		} `json:"reps"`
+	}
+	if json.Unmarshal(data, &u) != nil {
+		return 0, false
+	}
+	var grants []float64
+	for _, r := range u.Reps {
+		if r.H2 != nil {
+			grants = append(grants, float64(r.H2.Grant))
+		}
+	}
+	if len(grants) == 0 {
+		return 0, false
+	}
+	return int64(Median(grants)), true
 }

@@ -50,3 +50,15 @@ func TestUploadRowsPairFlagAndNote(t *testing.T) {
 		t.Fatalf("%s", data)
 	}
 }
+
+func TestOpeningGrantFromTheClientsRecord(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "upload.json")
+	os.WriteFile(p, []byte(`{"reps":[{"h2":{"initial_connection_window_update":0}},{"h2":{"initial_connection_window_update":0}},{"h2":{"initial_connection_window_update":983041}}]}`), 0o644)
+	if g, ok := openingGrant(p); !ok || g != 0 {
+		t.Fatalf("median of 0, 0, 983041: %d %v", g, ok)
+	}
+	os.WriteFile(p, []byte(`{"proto":"h1","reps":[{"seconds":1}]}`), 0o644)
+	if _, ok := openingGrant(p); ok {
+		t.Fatal("an HTTP/1.1 record has no grant")
+	}
+}

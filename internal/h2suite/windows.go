@@ -24,11 +24,15 @@ type ServerWindows struct {
 }
 
 // WindowFields are the tshark fields ParseServerWindows reads, in order.
-var WindowFields = []string{"frame.time_relative", "tcp.stream", "http2.type", "http2.streamid",
+var WindowFields = []string{"frame.time_relative", "tcp.stream", "tcp.srcport", "http2.type", "http2.streamid",
 	"http2.window_update.window_size_increment", "http2.settings.initial_window_size"}
 
-// WindowFilter selects the server's SETTINGS and WINDOW_UPDATE frames.
-const WindowFilter = "tcp.srcport==443 && (http2.type==4 || http2.type==8)"
+// WindowFilter selects the server's SETTINGS and WINDOW_UPDATE frames, and the client's DATA
+// (only a WINDOW_UPDATE on stream 0 before the first DATA opens the connection window; later
+// ones return credit).
+const WindowFilter = "(tcp.srcport==443 && (http2.type==4 || http2.type==8)) || (tcp.dstport==443 && http2.type==0)"
+
+const serverPort = "443"
 
 const (
 	frameSettings     = "4"
@@ -40,11 +44,12 @@ type connWindows struct {
 	initial, conn   int64
 	stream, connUpd int
 	lastStreamAt    float64
+	dataSeen        bool // the client has sent DATA: stream-0 WINDOW_UPDATEs are credit from now on
 }
 
 // ParseServerWindows reads tshark's WindowFields lines (several frames of one segment joined by
 // '|': the types and stream ids align frame by frame, the increments follow the WINDOW_UPDATEs,
-// the window sizes the SETTINGS that carry one).
+// the window sizes the SETTINGS that carry one); lines from the client are its DATA.
 func ParseServerWindows(fields string) (ServerWindows, error) {
 	conns := map[string]*connWindows{}
 	var order []string
@@ -67,11 +72,15 @@ func ParseServerWindows(fields string) (ServerWindows, error) {
 			conns[f[1]] = c
 			order = append(order, f[1])
 		}
-		types, streams, incs := split(f[2]), split(f[3]), split(f[4])
+		if f[2] != serverPort { // the client's DATA
+			c.dataSeen = true
+			continue
+		}
+		types, streams, incs := split(f[3]), split(f[4]), split(f[5])
 		if len(types) != len(streams) {
 			return ServerWindows{}, fmt.Errorf("tshark line %d: %d frame types for %d stream ids", n+1, len(types), len(streams))
 		}
-		if sizes := split(f[5]); len(sizes) > 0 && c.initial < 0 {
+		if sizes := split(f[6]); len(sizes) > 0 && c.initial < 0 {
 			if c.initial, err = strconv.ParseInt(sizes[0], 10, 64); err != nil {
 				return ServerWindows{}, fmt.Errorf("tshark line %d: initial window %q", n+1, sizes[0])
 			}
@@ -89,7 +98,7 @@ func ParseServerWindows(fields string) (ServerWindows, error) {
 			}
 			incs = incs[1:]
 			switch {
-			case streams[i] == "0" && c.conn < 0:
+			case streams[i] == "0" && c.conn < 0 && !c.dataSeen:
 				c.conn = defaultWindow + inc
 			case streams[i] == "0":
 				c.connUpd++
