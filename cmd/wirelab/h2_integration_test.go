@@ -44,6 +44,10 @@ func TestIntegrationH2Smoke(t *testing.T) {
 			t.Errorf("%s missing or empty", f)
 		}
 	}
+	rerun, _ := os.ReadFile(filepath.Join(dir, "go-h2_h2spec", "h2spec", "rerun.sh"))
+	if !strings.Contains(string(rerun), "--cases h2spec --seed 7 --profile ideal --h2spec http2/6.9 --upload-size 2000000 --upload-reps 2") {
+		t.Errorf("rerun.sh does not run what the cell ran:\n%s", rerun)
+	}
 	csv, _ := os.ReadFile(filepath.Join(dir, "upload.csv"))
 	if !strings.Contains(string(csv), "go-h2,fast-upload,high,") || !strings.Contains(string(csv), ",1048576,1048576,") {
 		t.Errorf("upload.csv lacks go-h2's pair or its 1 MiB windows read from the trace:\n%s", csv)

@@ -89,6 +89,11 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	runner := &h2suite.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
 		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTTs: rtts,
 		CertsDir: m.certDir, Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}}
+	for _, f := range [][2]string{{"--h2spec", *h2specFlag}, {"--upload-size", nonZero(*uploadSize)}, {"--upload-reps", nonZero(int64(*uploadReps))}} {
+		if f[1] != "" {
+			runner.RerunFlags += " " + f[0] + " " + f[1]
+		}
+	}
 	results, err := runner.RunMatrix(ctx, servers, sections, done)
 	if err != nil {
 		return m.journalError(err)
@@ -114,4 +119,12 @@ func runH2(ctx context.Context, e *env, args []string) error {
 		h2suite.PrintUploadTable(e.stdout, uploads)
 	}
 	return m.finish(e, "h2", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"))
+}
+
+// nonZero is n as a flag value, "" for 0 (the matrix file's default).
+func nonZero(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprint(n)
 }

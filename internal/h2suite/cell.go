@@ -47,7 +47,7 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 		"SIM_PROFILE": r.profile(sec), "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
 		"SIM_TCP_SNAP": "0", // HTTP/2 rides TCP: the traces keep it whole, to be decrypted
 	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
-	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s", s.Name, sec.Name, r.Seed, r.Profile)
+	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s%s", s.Name, sec.Name, r.Seed, r.Profile, r.RerunFlags)
 	_ = cell.WriteRerun(res.Rerun)
 	defer func() {
 		if err := cell.Close(); err != nil && res.Reason == "" {
@@ -64,11 +64,11 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 	if sec.Client == ClientH2probe { // a probe's verdict includes how far the server's memory grew
 		mem = cell.SampleMemory(ctx, "server", 500*time.Millisecond)
 	}
-	if err := cell.Up(ctx); err != nil {
-		res.Reason = err.Error()
-		return res
+	err = cell.Up(ctx)
+	code := -1
+	if err == nil {
+		code, err = cell.WaitExit(ctx, "client", r.limit(sec))
 	}
-	code, err := cell.WaitExit(ctx, "client", r.limit(sec))
 	var memGrowth int64
 	if mem != nil {
 		first, peak, _ := mem.Stop()

@@ -28,6 +28,9 @@ type Runner struct {
 	CertsDir string
 	Repeat   int
 	Tshark   *quictrace.Runner // editcap for the decrypted pcapng (tshark image)
+	// RerunFlags are the run's narrowing flags (" --h2spec http2/6.9 --upload-size N"), so a
+	// cell's rerun.sh runs what the cell ran.
+	RerunFlags string
 }
 
 // Cells lists the matrix's cells: servers outer, sections inner; a section's client is the
