@@ -33,8 +33,7 @@ func newFlags(e *env, name, args string) *flagSet {
 func (f *flagSet) parse(args []string) (help bool, err error) {
 	if err := f.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			f.Usage()
-			return true, nil
+			return true, nil // flag.Parse has printed the usage already
 		}
 		return false, badInputf("%v (see %s -h)", err, f.Name())
 	}

@@ -139,8 +139,12 @@ func CheckTransfer(t *Trace) Result {
 	if r, ok := checkVersionAndCount(name, t, 1); !ok {
 		return r
 	}
+	closes, r, ok := closedWithoutError(name, t)
+	if !ok {
+		return r
+	}
 	if t.LongHeadersOnly {
-		return pass(name, "1 handshake, server Initials v1")
+		return pass(name, "1 handshake, server Initials v1, %s", closes)
 	}
 	var bytes uint64
 	for _, p := range t.Filter(func(p *Packet) bool { return p.Dir == ServerToClient && p.Type == Type1RTT }) {
@@ -150,7 +154,34 @@ func CheckTransfer(t *Trace) Result {
 			}
 		}
 	}
-	return pass(name, "1 handshake, server Initials v1, %d server STREAM bytes", bytes)
+	return pass(name, "1 handshake, server Initials v1, %d server STREAM bytes, %s", bytes, closes)
+}
+
+// closedWithoutError is the description's "connection close completes with a zero error code":
+// every CONNECTION_CLOSE either side sent carries NO_ERROR (transport 0x0; application 0x0, or
+// H3_NO_ERROR 0x100 for HTTP/3). A trace without any close (lost, or the endpoints let the
+// connection idle out) is not held against the stacks: upstream checks nothing here.
+func closedWithoutError(name string, t *Trace) (string, Result, bool) {
+	n := 0
+	for _, p := range t.Packets() {
+		for _, f := range p.Frames {
+			if f.Type != FrameConnectionClose && f.Type != FrameApplicationClose {
+				continue
+			}
+			n++
+			if f.ErrorCode != 0 && !(f.Type == FrameApplicationClose && f.ErrorCode == H3NoError) {
+				side := "the client"
+				if p.Dir == ServerToClient {
+					side = "the server"
+				}
+				return "", fail(name, "%s closed the connection with error 0x%x (frame 0x%x), want a zero error code", side, f.ErrorCode, f.Type), false
+			}
+		}
+	}
+	if n == 0 {
+		return "no CONNECTION_CLOSE in the trace", Result{}, true
+	}
+	return fmt.Sprintf("%d CONNECTION_CLOSE frame(s), all without error", n), Result{}, true
 }
 
 // CheckRetry: a Retry packet with a token; the client's next attempt echoes that token to the

@@ -252,6 +252,10 @@ func parseFrame(f map[string]any) Frame {
 		fr.Data = parseHex(str(f, "quic.path_challenge.data"))
 	case fr.Type == FramePathResponse:
 		fr.Data = parseHex(str(f, "quic.path_response.data"))
+	case fr.Type == FrameConnectionClose:
+		fr.ErrorCode, _ = parseUint(str(f, "quic.cc.error_code"))
+	case fr.Type == FrameApplicationClose:
+		fr.ErrorCode, _ = parseUint(str(f, "quic.cc.error_code.app"))
 	case fr.Type == FrameCrypto:
 		fr.Offset, _ = parseUint(str(f, "quic.crypto.offset"))
 		fr.Length, _ = parseUint(str(f, "quic.crypto.length"))

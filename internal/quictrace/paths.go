@@ -2,6 +2,7 @@ package quictrace
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"net/netip"
 	"sort"
@@ -89,8 +90,11 @@ func checkRebind(name string, t *Trace, addr bool) Result {
 		if !t.validated(p, ServerToClient) {
 			return fail(name, "new path %s -> %s not validated by the server (no PATH_CHALLENGE answered by a matching PATH_RESPONSE)", p.Client, p.Server)
 		}
+		if r, ok := serverChallengesFirst(name, t, p); !ok {
+			return r
+		}
 	}
-	return pass(name, "%d new path(s) from %d client IP(s), each validated by the server", len(ps)-1, len(ips))
+	return pass(name, "%d new path(s) from %d client IP(s), each validated by the server, its first packet there a PATH_CHALLENGE", len(ps)-1, len(ips))
 }
 
 // CheckConnectionMigration (connectionmigration): the server offered a preferred_address and
@@ -226,6 +230,29 @@ func HandshakeCount(name string, n int) Check {
 		}
 		return pass(name, "%d handshakes, server Initials v1", n)
 	}
+}
+
+// serverChallengesFirst is upstream's rebind rule: the server's first datagram to a new client
+// address carries a PATH_CHALLENGE (RFC 9000 §9.3: a server that sends to an unvalidated
+// address starts validating it), not data sent there on trust.
+func serverChallengesFirst(name string, t *Trace, p Path) (Result, bool) {
+	for i := range t.Datagrams {
+		d := &t.Datagrams[i]
+		if d.Dir != ServerToClient || !p.on(d) {
+			continue
+		}
+		var types []string
+		for _, pk := range d.Packets {
+			for _, f := range pk.Frames {
+				if f.Type == FramePathChallenge {
+					return Result{}, true
+				}
+				types = append(types, fmt.Sprintf("0x%x", f.Type))
+			}
+		}
+		return fail(name, "the server's first datagram to new path %s (#%d) carries no PATH_CHALLENGE (frames %v)", p.Client, i+1, types), false
+	}
+	return Result{}, true // nothing sent there at all: validated() already failed such a path
 }
 
 // closingOnly reports whether everything the client sent on path p was CONNECTION_CLOSE (and

@@ -65,20 +65,24 @@ func (t PacketType) String() string {
 
 // QUIC frame types (RFC 9000 section 19) used by the checks.
 const (
-	FramePadding         = 0x00
-	FramePing            = 0x01
-	FrameAck             = 0x02
-	FrameAckECN          = 0x03
-	FrameCrypto          = 0x06
-	FrameNewToken        = 0x07
-	FrameStreamMin       = 0x08 // 0x08..0x0f
-	FrameStreamMax       = 0x0f
-	FrameMaxStreamsBidi  = 0x12
-	FrameNewConnectionID = 0x18
-	FramePathChallenge   = 0x1a
-	FramePathResponse    = 0x1b
-	FrameConnectionClose = 0x1c
-	FrameHandshakeDone   = 0x1e
+	FramePadding          = 0x00
+	FramePing             = 0x01
+	FrameAck              = 0x02
+	FrameAckECN           = 0x03
+	FrameCrypto           = 0x06
+	FrameNewToken         = 0x07
+	FrameStreamMin        = 0x08 // 0x08..0x0f
+	FrameStreamMax        = 0x0f
+	FrameMaxStreamsBidi   = 0x12
+	FrameNewConnectionID  = 0x18
+	FramePathChallenge    = 0x1a
+	FramePathResponse     = 0x1b
+	FrameConnectionClose  = 0x1c // transport error
+	FrameApplicationClose = 0x1d
+
+	// H3NoError is HTTP/3's application close code for a clean shutdown (RFC 9114 §8.1).
+	H3NoError          = 0x100
+	FrameHandshakeDone = 0x1e
 )
 
 // TLS handshake message types.
@@ -170,6 +174,8 @@ type Frame struct {
 	ECT0, ECT1, CE uint64
 	// MAX_STREAMS (0x12, 0x13): the new cumulative stream limit.
 	MaxStreams uint64
+	// CONNECTION_CLOSE (0x1c transport, 0x1d application): the error code.
+	ErrorCode uint64
 }
 
 // ProbeOnly reports whether the packet carries only PING and PADDING frames (e.g. a PMTU probe).

@@ -20,11 +20,12 @@ const Image = "wirelab/tshark:latest"
 // appear inside QUIC's CRYPTO frames; http3 is its own top-level layer.
 const Protocols = "frame ip ipv6 udp quic http3"
 
-// LongHeaderFilter is the display filter of a pass whose checks read only the handshake: the
-// datagrams that carry a long-header packet (any coalesced 1-RTT packet comes along). Everything
-// is still dissected, so connection state and decryption are the same; printing each 1-RTT
-// datagram's JSON tree is what costs (a 25 MiB transfer: 23 s whole, 2.4 s filtered).
-const LongHeaderFilter = "quic.header_form == 1"
+// LongHeaderFilter is the display filter of a pass whose checks read only the handshake and the
+// close: the datagrams that carry a long-header packet (any coalesced 1-RTT packet comes along)
+// or a CONNECTION_CLOSE. Everything is still dissected, so connection state and decryption are
+// the same; printing each 1-RTT datagram's JSON tree is what costs (a 25 MiB transfer: 23 s
+// whole, 2.4 s filtered).
+const LongHeaderFilter = "quic.header_form == 1 || quic.frame_type == 0x1c || quic.frame_type == 0x1d"
 
 // TsharkArgs is the tshark command line (after the program name) that dissects pcap with the
 // secrets in keylog (empty when the pcapng carries them, see InjectSecrets): UDP port 443 is
