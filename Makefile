@@ -49,8 +49,12 @@ interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS
 	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT))
 
-grpcweb: ## gRPC <-> gRPC-web conversion conformance
-	@echo "make grpcweb: not implemented yet"; exit 2
+grpcweb: setup $(WIRELAB) ## gRPC <-> gRPC-web conversion matrix (chains vs direct): CHAINS= CASES= SERVERS= CLIENTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
+	@$(WIRELAB) images --out $(OUT)
+	@$(WIRELAB) grpcweb --out $(OUT) $(if $(CHAINS),--chains $(CHAINS)) $(if $(CASES),--cases $(CASES)) \
+	  $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROFILE),--profile $(PROFILE)) \
+	  $(if $(SEED),--seed $(SEED)) $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) \
+	  $(if $(REPEAT),--repeat $(REPEAT))
 
 h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control cases, upload BDP, robustness probes): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
 	@$(WIRELAB) images --out $(OUT)

@@ -46,7 +46,7 @@ func commands() []command {
 		{"clean", "remove containers, networks and volumes labelled by wirelab runs (--run-id ID: one run)", runClean},
 		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
 		{"h2", "HTTP/2 conformance matrix: server x section (h2spec, own flow-control cases) through the sim (make h2)", runH2},
-		{"grpcweb", "gRPC <-> gRPC-web conversion conformance", notYet("the grpcweb suite")},
+		{"grpcweb", "gRPC <-> gRPC-web conversion matrix: chain x server x client x case, each chain compared with direct (make grpcweb)", runGrpcweb},
 		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},
 		{"report", "HTML dashboard from out/", notYet("the report")},
 	}

@@ -193,3 +193,40 @@ func TestH2BadInputExits2(t *testing.T) {
 		t.Errorf("valid input should reach the engine check: code %d %q", code, errOut)
 	}
 }
+
+// wirelab grpcweb validates everything before it starts anything.
+func TestGrpcwebBadInputExits2(t *testing.T) {
+	root := fakeRepo(t, map[string]string{
+		"gg":   "name: gg\nimplementation: {name: g, version: '1'}\nroles: {grpcweb: [client, server]}\n",
+		"conv": "name: conv\nimplementation: {name: c, version: '1'}\nroles: {grpcweb: [converter]}\n",
+	})
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	dir := filepath.Join(root, "conformance", "grpcweb")
+	must(t, os.MkdirAll(dir, 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "images", "sim"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "images", "sim", "profiles.yml"), []byte("profiles:\n  ideal: {}\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "cases.yml"), []byte("cases: [{name: empty_unary, abbr: EU, testcase: empty_unary, limit: 20s}]\n"), 0o644))
+	chains := filepath.Join(dir, "chains.yml")
+	must(t, os.WriteFile(chains, []byte("chains: [{name: wirelab, edge: conv, origin: conv}]\n"), 0o644))
+	if code, _, errOut := wl("grpcweb"); code != ExitBadInput || !strings.Contains(errOut, "chains.yml: chains: no \"direct\" chain") {
+		t.Fatalf("chains file without the oracle: code %d %q", code, errOut)
+	}
+	must(t, os.WriteFile(chains, []byte("chains: [{name: direct}, {name: wirelab, edge: conv, origin: conv}]\n"), 0o644))
+	for _, args := range [][]string{
+		{"grpcweb", "--chains", "nosuch"},
+		{"grpcweb", "--cases", "nosuch"},
+		{"grpcweb", "--servers", "nosuch"},
+		{"grpcweb", "--clients", "nosuch"},
+		{"grpcweb", "--profile", "nosuch"},
+		{"grpcweb", "--chains-file", "/nonexistent.yml"},
+		{"grpcweb", "--resume"},
+		{"grpcweb", "--repeat", "0"},
+	} {
+		if code, _, errOut := wl(args...); code != ExitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: code %d %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := wl("grpcweb", "--chains", "wirelab"); code != ExitEnvironment {
+		t.Errorf("valid input should reach the engine check: code %d %q", code, errOut)
+	}
+}

@@ -68,7 +68,11 @@ func PrintGrid(w io.Writer, cases []Column, servers []string, results []Result) 
 	for _, c := range cases {
 		head = append(head, c.Abbr)
 	}
-	fmt.Fprintf(w, "%-12s %s\n", "", strings.Join(pad(head), " "))
+	width := 12
+	for _, s := range servers {
+		width = max(width, len(s))
+	}
+	fmt.Fprintf(w, "%-*s %s\n", width, "", strings.Join(pad(head), " "))
 	for _, s := range servers {
 		var row []string
 		for _, c := range cases {
@@ -81,7 +85,7 @@ func PrintGrid(w io.Writer, cases []Column, servers []string, results []Result) 
 			}
 			row = append(row, mark)
 		}
-		fmt.Fprintf(w, "%-12s %s\n", s, strings.Join(pad(row), " "))
+		fmt.Fprintf(w, "%-*s %s\n", width, s, strings.Join(pad(row), " "))
 	}
 	fmt.Fprintln(w)
 	for _, c := range cases {

@@ -57,6 +57,7 @@ func (c *Cell) environ() []string {
 		"CLIENT_NET4":     c.Subnets.Client4, "SERVER_NET4": c.Subnets.Server4,
 		"CLIENT_NET6": c.Subnets.Client6, "SERVER_NET6": c.Subnets.Server6,
 		"SIM_LOGS": filepath.Join(abs, "sim"), "CLIENT_LOGS": filepath.Join(abs, "client"), "SERVER_LOGS": filepath.Join(abs, "server"),
+		"EDGE_LOGS": filepath.Join(abs, "edge"), "ORIGIN_LOGS": filepath.Join(abs, "origin"),
 		"WWW_DIR": filepath.Join(abs, "www"), "DOWNLOADS_DIR": filepath.Join(abs, "downloads"), "CERTS_DIR": filepath.Join(abs, "certs"),
 	}
 	for k, v := range c.Env { // c.Env may point www/certs elsewhere
@@ -82,7 +83,13 @@ func (c *Cell) Cmd(ctx context.Context, args ...string) *exec.Cmd {
 // Up creates the cell's log folders and starts sim, client and server (or only the services
 // named; a later Up starts the rest).
 func (c *Cell) Up(ctx context.Context, services ...string) error {
-	for _, d := range []string{"sim", "client", "server", "www", "downloads", "certs"} {
+	dirs := []string{"sim", "client", "server", "www", "downloads", "certs"}
+	for _, s := range services {
+		if s == "edge" || s == "origin" { // the gRPC-web chain's converters log here too
+			dirs = append(dirs, s)
+		}
+	}
+	for _, d := range dirs {
 		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
 			return err
 		}

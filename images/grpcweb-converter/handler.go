@@ -1,0 +1,107 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/grpcweb"
+)
+
+// converter is the http.Handler of one mode; doc.go describes the data flow.
+type converter struct {
+	cfg config
+	rt  http.RoundTripper
+	log *eventLog
+}
+
+func newConverter(cfg config, log *eventLog) (*converter, error) {
+	rt, err := newUpstreamTransport(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &converter{cfg: cfg, rt: rt, log: log}, nil
+}
+
+// accepts reports whether a request of content type in is for this mode.
+func (c *converter) accepts(in contentType) bool {
+	if c.cfg.mode == modeEdge {
+		return in.family == familyGRPC
+	}
+	return in.family == familyWeb || in.family == familyWebText
+}
+
+func (c *converter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	ev := event{Mode: c.cfg.mode, Method: r.URL.Path}
+	in, ok := parseContentType(r.Header.Get("Content-Type"))
+	if r.Method != http.MethodPost || !ok || !c.accepts(in) {
+		ev.HTTPStatus = http.StatusUnsupportedMediaType
+		if r.Method != http.MethodPost {
+			ev.HTTPStatus = http.StatusMethodNotAllowed
+		}
+		http.Error(w, "wirelab grpcweb-converter: "+c.cfg.mode+" mode takes POST "+c.wants(), ev.HTTPStatus)
+		c.log.write(ev, start)
+		return
+	}
+	var rep reply
+	if c.cfg.mode == modeEdge {
+		rep = newGRPCReply(w, in, c.cfg.misbehave)
+	} else {
+		rep = newWebReply(w, in, c.cfg.misbehave)
+	}
+	var s *stream
+	defer func() {
+		res := rep.result()
+		ev.Status, ev.Code, ev.Message, ev.BytesOut = int(res.code), res.code.String(), res.message, res.bytesOut
+		if s != nil {
+			ev.BytesIn = s.bytesIn.Load()
+		}
+		c.log.write(ev, start)
+	}()
+
+	// A request this mode already converted has looped back: converting it again would never end.
+	if convertedBy(r.Header, c.cfg.mode) {
+		rep.finish(rpcErrorf(grpcweb.Internal, "request already converted by a wirelab %s converter (%s: %v); refusing to convert twice",
+			c.cfg.mode, markerHeader, markerValues(r.Header)).metadata())
+		return
+	}
+	s, rerr := newStream(r)
+	if rerr != nil {
+		rep.finish(rerr.metadata())
+		return
+	}
+	if c.cfg.mode == modeOrigin {
+		// Read request messages after the response started (ping-pong over HTTP/1.1). Only now:
+		// refusals above leave the unread body to net/http's usual handling.
+		_ = http.NewResponseController(w).EnableFullDuplex()
+	}
+	pr, pw := io.Pipe()
+	defer s.close(w, r, pr)
+	var src io.Reader = r.Body
+	if in.family == familyWebText {
+		src = grpcweb.NewTextDecoder(r.Body)
+	}
+	s.startPump(src, pw, c.upstreamContentType(in).family == familyWebText, c.cfg.maxMessageBytes)
+
+	req, err := c.upstreamRequest(s, r, in, pr)
+	if err != nil {
+		rep.finish(rpcErrorf(grpcweb.Internal, "building the upstream request: %v", err).metadata())
+		return
+	}
+	resp, err := c.rt.RoundTrip(req)
+	if err != nil {
+		rep.finish(s.upstreamError(err, "upstream "+c.cfg.upstream.String()).metadata())
+		return
+	}
+	defer resp.Body.Close()
+	relay(s, resp, c.cfg.mode == modeEdge, rep, c.cfg.maxMessageBytes)
+}
+
+// wants names the content types this mode takes, for the refusal message.
+func (c *converter) wants() string {
+	if c.cfg.mode == modeEdge {
+		return "application/grpc over HTTP/2"
+	}
+	return "application/grpc-web or application/grpc-web-text over HTTP/1.1"
+}

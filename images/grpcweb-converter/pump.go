@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/wirelab/wirelab/internal/grpcweb"
+)
+
+// errUpstreamStopped: the upstream transport closed the request body (the call ended upstream);
+// the response, not the pump, decides the status then.
+var errUpstreamStopped = errors.New("upstream stopped reading the request body")
+
+// startPump copies the client's request messages to the upstream body in a goroutine, one frame
+// per Write so each message is flushed on its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2,
+// one padded base64 chunk in text mode). Memory is one message, bounded by limit.
+func (s *stream) startPump(src io.Reader, dst *io.PipeWriter, text bool, limit int) {
+	var out io.Writer = dst
+	if text {
+		out = grpcweb.NewTextWriter(dst)
+	}
+	s.pumpDone = make(chan struct{})
+	go func() {
+		defer close(s.pumpDone)
+		err := copyFrames(out, src, limit, func(n int) { s.bytesIn.Add(int64(n)) })
+		switch {
+		case err == nil:
+			s.bodyEOF.Store(true)
+			dst.Close() // end of the request stream
+		case errors.Is(err, errUpstreamStopped):
+		default:
+			e := frameError(err, "request")
+			if e == nil { // the client's body broke off: it reset or went away
+				e = rpcErrorf(grpcweb.Canceled, "reading the request body: %v", err)
+			}
+			s.fail(e)
+			dst.CloseWithError(e)
+		}
+	}()
+}
+
+// copyFrames re-frames every message of src onto dst. Trailer frames have no place in a request.
+func copyFrames(dst io.Writer, src io.Reader, limit int, count func(int)) error {
+	frames := grpcweb.NewFrameReader(src, limit)
+	var buf []byte
+	for {
+		f, err := frames.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if f.IsTrailer() {
+			return rpcErrorf(grpcweb.Internal, "request: frame with the trailer flag (0x%02x) in a request body", f.Flags)
+		}
+		count(len(f.Payload))
+		buf = grpcweb.AppendFrame(buf[:0], f.Flags, f.Payload)
+		if _, err := dst.Write(buf); err != nil {
+			return fmt.Errorf("%w: %v", errUpstreamStopped, err)
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"github.com/wirelab/wirelab/internal/grpcweb"
+)
+
+// reply is the converted response being written to the client.
+type reply interface {
+	// header sends the response headers with metadata md (no status fields) and flushes.
+	header(md grpcweb.Metadata)
+	// message sends one frame and flushes it at once; an error means the client is gone.
+	message(f grpcweb.Frame) error
+	// finish sends the status and trailing metadata: as trailers after a header, or as a
+	// trailers-only response (status in the headers, no body) if no header was sent.
+	finish(md grpcweb.Metadata)
+	// result is the outcome for the event log.
+	result() outcome
+}
+
+// outcome is what a reply reports for the event log.
+type outcome struct {
+	code     grpcweb.Code
+	message  string
+	bytesOut int64 // message payload bytes sent to the client
+}
+
+// record notes the status in md (UNKNOWN if md has none, which replies never send).
+func (o *outcome) record(md grpcweb.Metadata) {
+	o.code = grpcweb.Unknown
+	if v, ok := md.Get("grpc-status"); ok {
+		if c, ok := grpcweb.ParseCode(v); ok {
+			o.code = c
+		}
+	}
+	v, _ := md.Get("grpc-message")
+	o.message = grpcweb.DecodeMessage(v)
+}
+
+// emptyTrailerFrame is the trailer frame with no fields that misbehaving converters append.
+var emptyTrailerFrameBytes = []byte{grpcweb.FlagTrailer, 0, 0, 0, 0}

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/grpcwebsuite"
+	"github.com/wirelab/wirelab/internal/manifest"
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/topology"
+)
+
+// runGrpcweb runs the gRPC-web conversion matrix: chain x server x client x case, each cell
+// through the sim on one profile, every converter chain compared with the direct one.
+func runGrpcweb(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "grpcweb", "")
+	mf := fs.matrixFlags("grpcweb", fmt.Sprintf("run each cell `N` times (1..%d), repetition i in <server>@<chain>_<client>/<case>/r<i>/ "+
+		"with its own seed; results.jsonl and junit.xml get the pass rate k/N and flaky when 0 < k < N", matrix.MaxRepeat))
+	opts := mf.run
+	chainsFlag := fs.String("chains", "", "comma-separated chains (default: all in the chains file; direct, the oracle, always runs)")
+	casesFlag := fs.String("cases", "", "comma-separated cases (default: all in the cases file)")
+	serversFlag := fs.String("servers", "", "comma-separated servers (default: every image with the grpcweb server role)")
+	clientsFlag := fs.String("clients", "", "comma-separated clients (default: every image with the grpcweb client role)")
+	profileFlag := fs.String("profile", "ideal", "sim profile `reference` for every cell")
+	defaultChains := filepath.Join(e.root, "conformance", "grpcweb", "chains.yml")
+	defaultCases := filepath.Join(e.root, "conformance", "grpcweb", "cases.yml")
+	chainsFile := fs.String("chains-file", defaultChains, "the chains `file`")
+	casesFile := fs.String("cases-file", defaultCases, "the cases `file`")
+	if help, err := fs.parse(args); help || err != nil {
+		return err
+	}
+	seed, err := mf.check(func() string { return filepath.Join(opts.Out, "grpcweb", opts.ID) })
+	if err != nil {
+		return err
+	}
+
+	// All input is validated before anything starts.
+	var m grpcwebsuite.Matrix
+	if m.Chains, err = grpcwebsuite.LoadChains(*chainsFile); err != nil {
+		return badInputf("%v", err)
+	}
+	if m.Chains, err = selectChains(m.Chains, *chainsFlag); err != nil {
+		return badInputf("--chains: %v", err)
+	}
+	if m.Cases, err = grpcwebsuite.LoadCases(*casesFile); err != nil {
+		return badInputf("%v", err)
+	}
+	if m.Cases, err = matrix.Select(m.Cases, *casesFlag, func(c *grpcwebsuite.Case) string { return c.Name }, "case"); err != nil {
+		return badInputf("--cases: %v", err)
+	}
+	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
+	if err != nil {
+		return err
+	}
+	byName := func(i grpcwebsuite.Image) string { return i.Name }
+	if m.Servers, err = matrix.Select(grpcwebsuite.Images(ms, "server"), *serversFlag, byName, "server"); err != nil {
+		return badInputf("--servers: %v", err)
+	}
+	if m.Clients, err = matrix.Select(grpcwebsuite.Images(ms, "client"), *clientsFlag, byName, "client"); err != nil {
+		return badInputf("--clients: %v", err)
+	}
+	if len(m.Servers) == 0 || len(m.Clients) == 0 {
+		return badInputf("no gRPC-web clients or servers to run (images with the grpcweb client/server roles)")
+	}
+	converters := map[string]string{}
+	for _, c := range grpcwebsuite.Images(ms, "converter") {
+		converters[c.Name] = c.Ref
+	}
+	profiles, err := profile.LoadFile(filepath.Join(e.root, "images", "sim", "profiles.yml"))
+	if err != nil {
+		return badInputf("%v", err)
+	}
+	resolved, err := profiles.Resolve(*profileFlag)
+	if err != nil {
+		return badInputf("--profile %s: %v", *profileFlag, err)
+	}
+	link := resolved.Initial()
+
+	mr, err := e.startMatrix(ctx, *opts)
+	if err != nil {
+		return err
+	}
+	defer mr.close()
+	r, ctx, done := mr.Run, mr.ctx, mr.done
+	runner := &grpcwebsuite.Runner{Run: r, Compose: mr.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: mr.journal,
+		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTT: link.ToClient.Delay + link.ToServer.Delay,
+		CertsDir: mr.certDir, Repeat: *mf.repeat, Converters: converters, Getenv: os.Getenv}
+	for _, f := range [][3]string{{"--chains-file", *chainsFile, defaultChains}, {"--cases-file", *casesFile, defaultCases}} {
+		if f[1] != f[2] {
+			runner.RerunFlags += " " + f[0] + " " + f[1]
+		}
+	}
+	fmt.Fprintf(e.stdout, "grpcweb: run %s, seed %d: %d chains x %d servers x %d clients x %d cases on %s, -j %d -> %s\n",
+		r.ID, seed, len(m.Chains), len(m.Servers), len(m.Clients), len(m.Cases), *profileFlag, r.Jobs, r.Dir)
+	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(runner.PlanCells(m), done, *mf.repeat, r.Jobs,
+		matrix.LoadHistory(filepath.Join(opts.Out, "grpcweb"))), r.Dir)
+	start := time.Now()
+	results, err := runner.RunMatrix(ctx, m, done)
+	if err != nil {
+		return mr.journalError(err)
+	}
+	matrix.SortResults(results)
+	sum := grpcwebsuite.Summarize(m, results, *profileFlag)
+	sum.StartTime, sum.EndTime, sum.LogDir = float64(start.Unix()), float64(time.Now().Unix()), r.Dir
+	if err := writeJSON(filepath.Join(r.Dir, "result.json"), sum); err != nil {
+		return err
+	}
+	var rows []string
+	for _, c := range m.Cells() {
+		if len(rows) == 0 || rows[len(rows)-1] != c.Server {
+			rows = append(rows, c.Server)
+		}
+	}
+	table := func() { matrix.PrintGrid(e.stdout, grpcwebsuite.Columns(m.Cases), rows, results) }
+	return mr.finish(e, "grpcweb", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"))
+}
+
+// selectChains narrows the chains to names; the direct chain stays, as every chain's oracle.
+func selectChains(all []*grpcwebsuite.Chain, names string) ([]*grpcwebsuite.Chain, error) {
+	picked, err := matrix.Select(all, names, func(c *grpcwebsuite.Chain) string { return c.Name }, "chain")
+	if err != nil || names == "" {
+		return picked, err
+	}
+	for _, c := range picked {
+		if c.Direct() {
+			return picked, nil
+		}
+	}
+	for _, c := range all {
+		if c.Direct() {
+			return append([]*grpcwebsuite.Chain{c}, picked...), nil
+		}
+	}
+	return picked, nil
+}

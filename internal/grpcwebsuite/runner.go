@@ -1,0 +1,151 @@
+package grpcwebsuite
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/run"
+	"github.com/wirelab/wirelab/internal/topology"
+)
+
+// Runner runs the gRPC-web matrix on matrix.Runner.
+type Runner struct {
+	Run        *run.Run
+	Compose    *docker.Compose
+	Root       string
+	Alloc      *topology.Allocator
+	Journal    *matrix.Journal
+	Progress   io.Writer
+	Seed       uint64
+	Profile    string
+	RTT        time.Duration // the profile's round trip: client time limits grow with it
+	CertsDir   string
+	Repeat     int
+	Converters map[string]string // converter image name -> image reference
+	Getenv     func(string) string
+	// RerunFlags are the run's own flags a cell's rerun.sh must repeat (" --chains-file F").
+	RerunFlags string
+}
+
+// Matrix is what one run covers.
+type Matrix struct {
+	Chains           []*Chain
+	Servers, Clients []Image
+	Cases            []*Case
+}
+
+// serverSlot is the matrix's server column: the server behind a chain ("grpc-go@wirelab").
+func serverSlot(server, chain string) string { return server + "@" + chain }
+
+// Cells lists the cells: chains outer (direct first: the oracle), then servers, clients, cases.
+func (m Matrix) Cells() []matrix.Cell {
+	var out []matrix.Cell
+	for _, ch := range m.Chains {
+		for _, s := range m.Servers {
+			for _, cl := range m.Clients {
+				for _, c := range m.Cases {
+					out = append(out, matrix.Cell{Server: serverSlot(s.Name, ch.Name), Client: cl.Name, Case: c.Name, Abbr: c.Abbr})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// PlanCells is the matrix as the plan sees it.
+func (r *Runner) PlanCells(m Matrix) []matrix.PlanCell {
+	var out []matrix.PlanCell
+	chains := map[string]*Chain{}
+	for _, ch := range m.Chains {
+		chains[ch.Name] = ch
+	}
+	for _, c := range m.Cells() {
+		_, chain, _ := strings.Cut(c.Server, "@")
+		ok, _ := r.supports(chains[chain])
+		out = append(out, matrix.PlanCell{Cell: c, Skip: !ok, TypicalSeconds: 8})
+	}
+	return out
+}
+
+// Columns are the cases as the terminal grid shows them.
+func Columns(cases []*Case) []matrix.Column {
+	out := make([]matrix.Column, len(cases))
+	for i, c := range cases {
+		out[i] = matrix.Column{Name: c.Name, Abbr: c.Abbr}
+	}
+	return out
+}
+
+// RunMatrix runs every cell not already in done, then compares each converter chain's outcome
+// with the direct chain's (the oracle).
+func (r *Runner) RunMatrix(ctx context.Context, m Matrix, done []matrix.Result) ([]matrix.Result, error) {
+	chains, servers, clients, cases := map[string]*Chain{}, map[string]Image{}, map[string]Image{}, map[string]*Case{}
+	for _, x := range m.Chains {
+		chains[x.Name] = x
+	}
+	for _, x := range m.Servers {
+		servers[x.Name] = x
+	}
+	for _, x := range m.Clients {
+		clients[x.Name] = x
+	}
+	for _, x := range m.Cases {
+		cases[x.Name] = x
+	}
+	mr := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress}
+	results, err := mr.Run(ctx, m.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
+		server, chain, _ := strings.Cut(c.Server, "@")
+		return r.runCell(ctx, chains[chain], servers[server], clients[c.Client], cases[c.Case], c)
+	})
+	if err != nil {
+		return results, err
+	}
+	return CompareWithDirect(results), nil
+}
+
+func (r *Runner) runCell(ctx context.Context, ch *Chain, s, cl Image, c *Case, mc matrix.Cell) matrix.Result {
+	start := time.Now()
+	dir := filepath.Join(r.Run.Dir, mc.Server+"_"+mc.Client, mc.Case) // every suite's layout: <server>_<client>/<case>/
+	res := matrix.Result{Server: mc.Server, Client: mc.Client, Case: mc.Case, Abbr: mc.Abbr, Result: matrix.Failed, Dir: dir}
+	if ok, why := r.supports(ch); !ok {
+		res.Result, res.Reason = matrix.Unsupported, why
+		return res
+	}
+	res = matrix.Repeat(ctx, r.Repeat, r.Seed, dir, res, func(ctx context.Context, seed uint64, dir string) matrix.Result {
+		rr := *r
+		rr.Seed = seed
+		return rr.runOnce(ctx, ch, s, cl, c, dir)
+	})
+	res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
+	return res
+}
+
+// supports says whether a chain can run here: its converter images exist in the manifests, and
+// an origin image from the environment (Envoy) is set.
+func (r *Runner) supports(ch *Chain) (bool, string) {
+	if ch.Direct() {
+		return true, ""
+	}
+	if _, ok := r.Converters[ch.Edge]; !ok {
+		return false, fmt.Sprintf("edge %q is no converter image (manifest role grpcweb: converter)", ch.Edge)
+	}
+	if ch.OriginImageEnv != "" {
+		if r.Getenv == nil || r.Getenv(ch.OriginImageEnv) == "" {
+			return false, fmt.Sprintf("%s is not set (an origin image this machine cannot build)", ch.OriginImageEnv)
+		}
+		return true, ""
+	}
+	if _, ok := r.Converters[ch.Origin]; !ok {
+		return false, fmt.Sprintf("origin %q is no converter image (manifest role grpcweb: converter)", ch.Origin)
+	}
+	return true, ""
+}
+
+// limit is a case's client time limit: its ideal-link limit plus a hundred round trips.
+func (r *Runner) limit(c *Case) time.Duration { return c.limit + 100*r.RTT }

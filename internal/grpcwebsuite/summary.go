@@ -1,0 +1,62 @@
+package grpcwebsuite
+
+import (
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/matrix"
+)
+
+// Summary is the gRPC-web run's result.json: what ran, and per chain, server and client each
+// case's verdict (after the comparison with the direct chain).
+type Summary struct {
+	StartTime float64           `json:"start_time"`
+	EndTime   float64           `json:"end_time"`
+	LogDir    string            `json:"log_dir"`
+	Profile   string            `json:"profile"`
+	Chains    map[string]string `json:"chains"` // name -> description
+	Cases     map[string]string `json:"cases"`  // abbr -> name
+	Results   []ChainResults    `json:"results"`
+}
+
+// ChainResults are one chain x server x client's verdicts, in case order.
+type ChainResults struct {
+	Chain   string        `json:"chain"`
+	Server  string        `json:"server"`
+	Client  string        `json:"client"`
+	Results []EntryResult `json:"results"`
+}
+
+// EntryResult is one case's verdict.
+type EntryResult struct {
+	Abbr   string `json:"abbr"`
+	Name   string `json:"name"`
+	Result string `json:"result"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Summarize builds result.json from the compared results.
+func Summarize(m Matrix, results []matrix.Result, profile string) Summary {
+	s := Summary{Profile: profile, Chains: map[string]string{}, Cases: map[string]string{}}
+	for _, c := range m.Cases {
+		s.Cases[c.Abbr] = c.Name
+	}
+	by := map[string]matrix.Result{}
+	for _, r := range results {
+		by[r.Server+"|"+r.Client+"|"+r.Case] = r
+	}
+	for _, ch := range m.Chains {
+		s.Chains[ch.Name] = ch.Description
+		for _, sv := range m.Servers {
+			for _, cl := range m.Clients {
+				cr := ChainResults{Chain: ch.Name, Server: sv.Name, Client: cl.Name, Results: []EntryResult{}}
+				for _, c := range m.Cases {
+					if r, ok := by[strings.Join([]string{serverSlot(sv.Name, ch.Name), cl.Name, c.Name}, "|")]; ok {
+						cr.Results = append(cr.Results, EntryResult{Abbr: c.Abbr, Name: c.Name, Result: r.Result, Reason: r.Reason})
+					}
+				}
+				s.Results = append(s.Results, cr)
+			}
+		}
+	}
+	return s
+}
