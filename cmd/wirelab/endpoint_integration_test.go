@@ -100,6 +100,15 @@ func TestIntegrationEndpointContract(t *testing.T) {
 		name := id + "-serve"
 		docker(t, "run", "-d", "--name", name, "--label", "wirelab.run="+id, "--network", "none", "--cap-drop", "ALL",
 			"--entrypoint", "wirelab-serve", "wirelab/endpoint", "sleep", "300")
+		// The contract is about a running server: wait until wirelab-serve has started it (and so
+		// installed its trap). A stop that lands while bash, PID 1, is still starting up meets
+		// no handler yet and waits for docker's SIGKILL, as under a loaded CI machine.
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(docker(t, "top", name), "sleep 300"); {
+			if time.Now().After(deadline) {
+				t.Fatal("wirelab-serve did not start its server within 10 s")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 		start := time.Now()
 		docker(t, "stop", "-t", "10", name)
 		if state := docker(t, "inspect", "-f", "{{.State.ExitCode}}", name); state != "0" || time.Since(start) > 5*time.Second {
