@@ -54,7 +54,11 @@
 // error, or a server that answers early). Then the converter unblocks its pending body read with
 // a past read deadline (a body is never read after its handler returned), ends the chunked
 // response itself and closes the connection (dropconn.go; net/http would otherwise panic,
-// golang/go#68560, or parse the leftover body as the next request).
+// golang/go#68560, or parse the leftover body as the next request). It decides this before it
+// sends the status, so a trailers-only answer says Connection: close; after streamed messages the
+// client learns it only from the close. A connection whose read was interrupted is dropped even
+// if the body ended just then: net/http takes the failed background read it starts at a body's
+// end for the client going away and cancels the context of every later request on the connection.
 //
 // HTTP/2 on both sides is net/http's own (http.Server.Protocols, http.Transport.Protocols for h2c
 // prior knowledge): golang.org/x/net/http2's Server and h2c package are deprecated in favour of it.

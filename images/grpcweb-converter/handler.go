@@ -76,15 +76,15 @@ func (c *converter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// refusals above leave the unread body to net/http's usual handling.
 		_ = http.NewResponseController(w).EnableFullDuplex()
 	}
-	pr, pw := io.Pipe()
-	defer s.close(w, r, pr)
 	var src io.Reader = r.Body
 	if in.family == familyWebText {
 		src = grpcweb.NewTextDecoder(r.Body)
 	}
-	s.startPump(src, pw, c.upstreamContentType(in).family == familyWebText, c.cfg.maxMessageBytes)
+	body := s.startPump(src, c.upstreamContentType(in).family == familyWebText, c.cfg.maxMessageBytes)
+	defer s.close(w, r)
+	rep = endFirst{rep, s, w, r}
 
-	req, err := c.upstreamRequest(s, r, in, pr)
+	req, err := c.upstreamRequest(s, r, in, body)
 	if err != nil {
 		rep.finish(rpcErrorf(grpcweb.Internal, "building the upstream request: %v", err).metadata())
 		return

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/wirelab/wirelab/internal/grpcweb"
 )
@@ -12,10 +13,17 @@ import (
 // the response, not the pump, decides the status then.
 var errUpstreamStopped = errors.New("upstream stopped reading the request body")
 
-// startPump copies the client's request messages to the upstream body in a goroutine, one frame
-// per Write so each message is flushed on its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2,
-// one padded base64 chunk in text mode). Memory is one message, bounded by limit.
-func (s *stream) startPump(src io.Reader, dst *io.PipeWriter, text bool, limit int) {
+// bodyEndHook, if set, runs in the pump between reading the end of the request body and recording
+// it. Tests use it to hold the pump at the moment net/http has begun its background read of an
+// HTTP/1.1 connection (it starts one when a request body hits EOF).
+var bodyEndHook atomic.Pointer[func(*stream)]
+
+// startPump copies the client's request messages in a goroutine to the upstream body it returns,
+// one frame per Write so each message is flushed on its own (a chunk on HTTP/1.1, a DATA frame on
+// HTTP/2, one padded base64 chunk in text mode). Memory is one message, bounded by limit.
+func (s *stream) startPump(src io.Reader, text bool, limit int) io.Reader {
+	pr, dst := io.Pipe()
+	s.upstreamBody = pr
 	var out io.Writer = dst
 	if text {
 		out = grpcweb.NewTextWriter(dst)
@@ -26,8 +34,11 @@ func (s *stream) startPump(src io.Reader, dst *io.PipeWriter, text bool, limit i
 		err := copyFrames(out, src, limit, func(n int) { s.bytesIn.Add(int64(n)) })
 		switch {
 		case err == nil:
-			s.bodyEOF.Store(true)
-			dst.Close() // end of the request stream
+			if h := bodyEndHook.Load(); h != nil {
+				(*h)(s)
+			}
+			s.bodyEOF.Store(true) // before the upstream can see the end (endRequest relies on it)
+			dst.Close()           // end of the request stream
 		case errors.Is(err, errUpstreamStopped):
 		default:
 			e := frameError(err, "request")
@@ -38,6 +49,7 @@ func (s *stream) startPump(src io.Reader, dst *io.PipeWriter, text bool, limit i
 			dst.CloseWithError(e)
 		}
 	}()
+	return pr
 }
 
 // copyFrames re-frames every message of src onto dst. Trailer frames have no place in a request.

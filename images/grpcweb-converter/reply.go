@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+
 	"github.com/wirelab/wirelab/internal/grpcweb"
 )
 
@@ -38,3 +40,21 @@ func (o *outcome) record(md grpcweb.Metadata) {
 
 // emptyTrailerFrame is the trailer frame with no fields that misbehaving converters append.
 var emptyTrailerFrameBytes = []byte{grpcweb.FlagTrailer, 0, 0, 0, 0}
+
+// endFirst sends the final status only after the request side ended (stream.endRequest), so that
+// an HTTP/1.1 answer whose headers are not out yet announces a connection about to be dropped: a
+// client that finished sending meanwhile, such as the edge's Transport, would otherwise put its
+// next call on it and fail with EOF (Go does not retry a POST).
+type endFirst struct {
+	reply
+	s *stream
+	w http.ResponseWriter
+	r *http.Request
+}
+
+func (e endFirst) finish(md grpcweb.Metadata) {
+	if !e.s.endRequest(e.w) && e.r.ProtoMajor == 1 {
+		e.w.Header().Set("Connection", "close") // no effect once the headers are out
+	}
+	e.reply.finish(md)
+}

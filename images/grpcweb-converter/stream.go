@@ -16,16 +16,20 @@ import (
 // grpc-timeout), the request-body pump and the first error the converter found on the request
 // side, which wins over whatever the cancelled upstream exchange reports afterwards.
 type stream struct {
-	parent   context.Context
-	ctx      context.Context
-	cancel   context.CancelFunc
-	timeout  bool          // the client sent grpc-timeout
-	pumpDone chan struct{} // nil until the pump starts
-	bodyEOF  atomic.Bool   // the pump read the request body to its end
-	bytesIn  atomic.Int64  // request message bytes read from the client
+	parent       context.Context
+	ctx          context.Context
+	cancel       context.CancelFunc
+	timeout      bool           // the client sent grpc-timeout
+	pumpDone     chan struct{}  // closed when the pump ends
+	upstreamBody *io.PipeReader // the pump's output
+	bodyEOF      atomic.Bool    // the pump read the request body to its end
+	bytesIn      atomic.Int64   // request message bytes read from the client
 
 	mu     sync.Mutex
 	failed *rpcError
+
+	endOnce  sync.Once
+	reusable bool // the client's connection can carry another request (endRequest)
 }
 
 // newStream derives the upstream context from r. A malformed grpc-timeout is refused with
@@ -76,28 +80,43 @@ func (s *stream) upstreamError(err error, what string) *rpcError {
 	return rpcErrorf(grpcweb.CodeForUpstreamError(err), "%s: %v", what, err)
 }
 
-// close ends the call: it cancels the upstream exchange, stops the pump writing to the upstream
-// body and, if the client is still sending, unblocks the pump's read with a past read deadline,
-// so that the request body is never read after ServeHTTP returns.
-func (s *stream) close(w http.ResponseWriter, r *http.Request, upstreamBody *io.PipeReader) {
-	s.cancel()
-	upstreamBody.Close()
-	if s.pumpDone == nil {
-		return
-	}
-	rc := http.NewResponseController(w)
-	select {
-	case <-s.pumpDone:
-	default:
-		_ = rc.SetReadDeadline(time.Now().Add(-time.Second))
+// endRequest ends the request side once the call's status is decided, before it is sent: it
+// cancels the upstream exchange and stops the pump. It reports whether the client's connection
+// can carry another request, which it can only if the pump read the body to its end by itself.
+//
+// A pump still reading is unblocked with a past read deadline (a body is never read after its
+// handler returned), but not once it recorded the body's end: from then on net/http reads the
+// connection in the background and takes a timeout there for the client going away, cancelling
+// the context of every later request on the connection. As the pump may have read the end
+// without recording it yet, an interrupted connection is not reused.
+func (s *stream) endRequest(w http.ResponseWriter) bool {
+	s.endOnce.Do(func() {
+		s.cancel()
+		s.upstreamBody.Close() // unblocks a pump write
+		interrupted := false
+		if !s.bodyEOF.Load() {
+			select {
+			case <-s.pumpDone:
+			default:
+				_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(-time.Second))
+				interrupted = true
+			}
+		}
 		<-s.pumpDone
+		s.reusable = s.bodyEOF.Load() && !interrupted
+	})
+	return s.reusable
+}
+
+// close ends the call after its status was sent. A connection that cannot carry another request
+// is dropped (HTTP/1.1: the rest of the body would be parsed as the next request); on HTTP/2 the
+// client's half of the stream is reset.
+func (s *stream) close(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case s.endRequest(w):
+	case r.ProtoMajor == 1:
+		dropConnection(w, r)
+	default:
+		r.Body.Close()
 	}
-	if s.bodyEOF.Load() {
-		return
-	}
-	if r.ProtoMajor == 1 {
-		dropConnection(w, r) // the rest of the body would be parsed as the next request
-		return
-	}
-	r.Body.Close() // HTTP/2: resets the client's half of the stream
 }
