@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,8 +11,6 @@ import (
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/topology"
 )
-
-var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // converterPorts are where the converters listen: the edge takes HTTP/2 gRPC on 443, the origin
 // HTTP/1.1 gRPC-web on 80 (compose/lab.yml, images/grpcweb-converter/run_endpoint.sh).
@@ -30,12 +27,6 @@ func (r *Runner) runOnce(ctx context.Context, ch *Chain, s, cl Image, c *Case, d
 		res.Reason = err.Error()
 		return res
 	}
-	subnets, release, err := r.Alloc.Allocate(ctx, r.Run.Docker, r.Run.ID+"/"+dir)
-	if err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	defer release()
 	env := map[string]string{
 		"CLIENT_IMAGE": cl.Ref, "SERVER_IMAGE": s.Ref, "TESTCASE": c.Testcase,
 		"SIM_PROFILE": r.Profile, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
@@ -53,8 +44,12 @@ func (r *Runner) runOnce(ctx context.Context, ch *Chain, s, cl Image, c *Case, d
 		env["EDGE_PARAMS"], env["ORIGIN_PARAMS"] = ch.EdgeParams, ch.OriginParams
 		extra = []string{"edge", "origin"}
 	}
-	project := unsafeName.ReplaceAllString(strings.ToLower(ch.Name+"-"+s.Name+"-"+cl.Name+"-"+c.Name), "-")
-	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, project, dir, subnets, env).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
+	cell, release, err := r.Alloc.AllocateCell(ctx, r.Run, r.Compose, r.Root, dir, env, ch.Name, s.Name, cl.Name, c.Name)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	defer release()
 	res.Rerun = fmt.Sprintf("wirelab grpcweb --chains %s --servers %s --clients %s --cases %s --seed %d --profile %s%s",
 		ch.Name, s.Name, cl.Name, c.Name, r.Seed, r.Profile, r.RerunFlags)
 	_ = cell.WriteRerun(res.Rerun)

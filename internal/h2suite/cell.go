@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +13,6 @@ import (
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/topology"
 )
-
-var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // runOnce runs one server x section cell once with its output in dir: sim and server first,
 // the client once the server listens on TCP 443; then the cell is fenced (endpoints, then the
@@ -27,12 +24,6 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 		res.Reason = err.Error()
 		return res
 	}
-	subnets, release, err := r.Alloc.Allocate(ctx, r.Run.Docker, r.Run.ID+"/"+dir)
-	if err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	defer release()
 	params := sec.Params
 	switch sec.Client {
 	case ClientH2spec:
@@ -40,13 +31,17 @@ func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string
 	case ClientH2check:
 		params = fmt.Sprintf("%s -timeout %.2f", sec.Params, r.h2checkScale(sec))
 	}
-	project := unsafeName.ReplaceAllString(strings.ToLower(s.Name+"-"+sec.Name), "-")
-	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, project, dir, subnets, map[string]string{
+	cell, release, err := r.Alloc.AllocateCell(ctx, r.Run, r.Compose, r.Root, dir, map[string]string{
 		"CLIENT_IMAGE": "wirelab/" + sec.Client + ":latest", "SERVER_IMAGE": s.Image,
 		"TESTCASE": sec.Testcase, "SERVER_TESTCASE": "h2", "CLIENT_PARAMS": strings.TrimSpace(params),
 		"SIM_PROFILE": r.profile(sec), "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
 		"SIM_TCP_SNAP": "0", // HTTP/2 rides TCP: the traces keep it whole, to be decrypted
-	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
+	}, s.Name, sec.Name)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	defer release()
 	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s%s", s.Name, sec.Name, r.Seed, r.Profile, r.RerunFlags)
 	_ = cell.WriteRerun(res.Rerun)
 	defer func() {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +27,6 @@ type TraceVerdict struct {
 	Reason      string
 	GoodputKbps float64
 }
-
-var unsafeName = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // runCell runs one client x server x case cell and returns its verdict; a measurement runs its
 // repetitions, each in <cell>/<n>/, and succeeds only if every repetition does (--repeat does not
@@ -81,12 +78,6 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 	for _, n := range names {
 		reqs = append(reqs, "https://"+c.Host+":443/"+n)
 	}
-	subnets, release, err := r.Alloc.Allocate(ctx, r.Run.Docker, r.Run.ID+"/"+dir)
-	if err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	defer release()
 	profileRef := c.Profile
 	if r.Profile != "" {
 		profileRef = r.Profile
@@ -100,13 +91,17 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 		}
 	}
 	cc, _ := crossCC()
-	project := unsafeName.ReplaceAllString(strings.ToLower(server.Name+"-"+client.Name+"-"+c.Name), "-")
-	cell := topology.NewCellIn(r.Run, r.Compose, r.Root, project, dir, subnets, map[string]string{
+	cell, release, err := r.Alloc.AllocateCell(ctx, r.Run, r.Compose, r.Root, dir, map[string]string{
 		"CLIENT_IMAGE": client.Image, "SERVER_IMAGE": server.Image,
 		"TESTCASE": c.Testcase, "SERVER_TESTCASE": serverTestcase(c), "REQUESTS": strings.Join(reqs, " "),
 		"SIM_PROFILE": profileRef, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": certDir,
 		"COMPOSE_PROFILES": composeProfiles(c), "CROSS_CC": cc,
-	}).MoveWith(r.Alloc, r.Run.Docker, r.Run.ID+"/"+dir)
+	}, server.Name, client.Name, c.Name)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	defer release()
 	res.Rerun = fmt.Sprintf("wirelab quic --servers %s --clients %s --tests %s --seed %d", server.Name, client.Name, c.Name, r.Seed)
 	if r.Profile != "" {
 		res.Rerun += " --profile " + r.Profile

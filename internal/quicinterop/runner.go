@@ -93,7 +93,7 @@ func (r *Runner) complianceProbes(ctx context.Context, clients, servers []Impl) 
 
 func (r *Runner) compliance(ctx context.Context, impl Impl, role string) string {
 	tc := fmt.Sprintf("wirelab-unknown-%d", rand.Uint32())
-	name := "compliance-" + unsafeName.ReplaceAllString(strings.ToLower(impl.Name), "-") + "-" + role
+	name := "compliance-" + topology.ProjectName(impl.Name) + "-" + role
 	dir := r.Run.Dir + "/compliance/" + impl.Name + "-" + role
 	subnets, release, err := r.Alloc.Allocate(ctx, r.Run.Docker, r.Run.ID+"/"+name)
 	if err != nil {
