@@ -8,7 +8,7 @@ WIRELAB := $(OUT)/bin/wirelab
 GO_SOURCES := $(shell find cmd internal images -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .DEFAULT_GOAL := help
-.PHONY: help setup versions images interop grpcweb h2 report test clean smoke list deps sim-check fuzz-go
+.PHONY: help setup versions images interop grpcweb grpcweb-bench baseline h2 report test clean smoke list deps sim-check fuzz-go
 
 help: ## list the targets with one line each
 	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
@@ -43,24 +43,32 @@ sim-check: $(WIRELAB) ## measure the sim's fidelity (RTT, loss, rate, capacity) 
 	@$(WIRELAB) images --out $(OUT) sim probe >/dev/null
 	@$(WIRELAB) sim-check --out $(OUT) $(if $(QUICK),--quick) $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
-interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
+interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) quic --out $(OUT) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(SERVERS),--servers $(SERVERS)) \
 	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT))
+	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD))
 
-grpcweb: setup $(WIRELAB) ## gRPC <-> gRPC-web conversion matrix (chains vs direct): CHAINS= CASES= SERVERS= CLIENTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
+grpcweb: setup $(WIRELAB) ## gRPC <-> gRPC-web conversion matrix (chains vs direct): CHAINS= CASES= SERVERS= CLIENTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) grpcweb --out $(OUT) $(if $(CHAINS),--chains $(CHAINS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROFILE),--profile $(PROFILE)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) \
-	  $(if $(REPEAT),--repeat $(REPEAT))
+	  $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD))
 
-h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control cases, upload BDP, robustness probes): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N
+baseline: setup $(WIRELAB) ## write conformance/$(SUITE)/expected.yml (known failing/flaky cells, each with its reason) from a run: SUITE=quic|h2|grpcweb RUN_ID=
+	@$(WIRELAB) baseline --out $(OUT) --suite $(SUITE) --run-id $(RUN_ID)
+
+grpcweb-bench: setup $(WIRELAB) ## gRPC-web benchmark, one cell at a time: unary p50/p99 (1 KB, 64 KB) and streaming MB/s per chain as ratios to direct (bench.csv): CHAINS= PROFILE= SEED= RUN_ID=
+	@$(WIRELAB) images --out $(OUT)
+	@$(WIRELAB) grpcweb --out $(OUT) --cases bench -j 1 $(if $(CHAINS),--chains $(CHAINS)) $(if $(PROFILE),--profile $(PROFILE)) \
+	  $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
+
+h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control cases, upload BDP, robustness probes): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) h2 --out $(OUT) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(H2SPEC),--h2spec $(H2SPEC)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT))
+	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD))
 
 include fuzz/fuzz.mk coverage/coverage.mk
 

@@ -51,7 +51,9 @@
 //
 // Limits: this needs both ends to stream (a buffering HTTP/1.1 proxy in between breaks it), and
 // the HTTP/1.1 connection cannot be reused when the call ends before the request body does (an
-// error, or a server that answers early). Then the converter unblocks its pending body read with
+// error, or a server that answers early). The origin first waits a moment (bodyEndGrace, 200 ms)
+// for a body end already on its way, reading and discarding what the upstream no longer takes:
+// usually the client had finished sending and the connection stays. Otherwise the converter unblocks its pending body read with
 // a past read deadline (a body is never read after its handler returned), ends the chunked
 // response itself and closes the connection (dropconn.go; net/http would otherwise panic,
 // golang/go#68560, or parse the leftover body as the next request). It decides this before it

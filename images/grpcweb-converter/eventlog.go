@@ -20,6 +20,9 @@ type event struct {
 	BytesIn    int64   `json:"bytes_in"`              // request message bytes
 	BytesOut   int64   `json:"bytes_out"`             // response message bytes
 	DurationMS float64 `json:"duration_ms"`
+	// ConnDropped: the client's HTTP/1.1 connection was closed after the call (its request body
+	// had not ended when the status was sent).
+	ConnDropped bool `json:"conn_dropped,omitempty"`
 }
 
 // eventLog writes events as JSON lines; a nil *eventLog discards them.

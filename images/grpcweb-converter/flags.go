@@ -4,10 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/url"
-	"strings"
 
+	"github.com/wirelab/wirelab/internal/cmdflags"
 	"github.com/wirelab/wirelab/internal/grpcweb"
 )
 
@@ -52,20 +51,11 @@ func parseFlags(args []string) (cfg config, version bool, usage string, err erro
 	fs.IntVar(&cfg.maxMessageBytes, "max-message-bytes", grpcweb.DefaultMaxMessageBytes, "largest message `bytes` either way; larger ones end the stream with RESOURCE_EXHAUSTED")
 	fs.IntVar(&cfg.maxHeaderBytes, "max-header-bytes", 1<<20, "largest header block `bytes` accepted from clients and upstreams")
 	fs.StringVar(&cfg.logPath, "log", "", "write JSON lines of per-request events to `file` (- or stderr: standard error)")
-	var help strings.Builder
-	fs.SetOutput(&help)
-	fs.PrintDefaults()
-	usage = "usage: grpcweb-converter --mode edge|origin --upstream URL [flags]\n" + help.String()
-	fs.SetOutput(io.Discard) // errors are one line, printed by the caller
-
-	if err := fs.Parse(args); err != nil {
-		return cfg, false, usage, err // the flag package's message names the flag
+	if usage, err = cmdflags.Parse(fs, args, "usage: grpcweb-converter --mode edge|origin --upstream URL [flags]"); err != nil {
+		return cfg, false, usage, err
 	}
 	if version {
 		return cfg, true, usage, nil
-	}
-	if fs.NArg() > 0 {
-		return cfg, false, usage, fmt.Errorf("unexpected argument %q (flags only)", fs.Arg(0))
 	}
 	cfg.mode, cfg.listen = *mode, *listen
 	if cfg.misbehave, err = parseMisbehaviour(*misbehave); err != nil {

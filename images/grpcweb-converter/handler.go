@@ -1,12 +1,18 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/grpcweb"
 )
+
+// errUpstreamClosed: the upstream closed the HTTP/1.1 connection before it answered.
+var errUpstreamClosed = errors.New("closed the connection without answering")
 
 // converter is the http.Handler of one mode; doc.go describes the data flow.
 type converter struct {
@@ -56,6 +62,7 @@ func (c *converter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ev.Status, ev.Code, ev.Message, ev.BytesOut = int(res.code), res.code.String(), res.message, res.bytesOut
 		if s != nil {
 			ev.BytesIn = s.bytesIn.Load()
+			ev.ConnDropped = r.ProtoMajor == 1 && !s.endRequest(w) // ended already: reads the decision
 		}
 		c.log.write(ev, start)
 	}()
@@ -89,8 +96,15 @@ func (c *converter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rep.finish(rpcErrorf(grpcweb.Internal, "building the upstream request: %v", err).metadata())
 		return
 	}
+	var broke atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) {
+		watchBreak(i.Conn, func() { broke.Store(true); s.upstreamBody.CloseWithError(errUpstreamStopped) })
+	}}))
 	resp, err := c.rt.RoundTrip(req)
 	if err != nil {
+		if broke.Load() && s.parent.Err() == nil {
+			err = errUpstreamClosed
+		}
 		rep.finish(s.upstreamError(err, "upstream "+c.cfg.upstream.String()).metadata())
 		return
 	}

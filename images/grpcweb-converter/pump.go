@@ -40,6 +40,14 @@ func (s *stream) startPump(src io.Reader, text bool, limit int) io.Reader {
 			s.bodyEOF.Store(true) // before the upstream can see the end (endRequest relies on it)
 			dst.Close()           // end of the request stream
 		case errors.Is(err, errUpstreamStopped):
+			// The upstream takes no more of the body (it answered, or failed). Read the client's
+			// rest, discarded, so its HTTP/1.1 connection can carry the next call; endRequest
+			// bounds this by bodyEndGrace.
+			if s.endGrace > 0 {
+				if _, err := io.Copy(io.Discard, src); err == nil {
+					s.bodyEOF.Store(true)
+				}
+			}
 		default:
 			e := frameError(err, "request")
 			if e == nil { // the client's body broke off: it reset or went away

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/wirelab/wirelab/internal/grpcweb"
 )
@@ -52,6 +53,7 @@ func relay(s *stream, resp *http.Response, webUpstream bool, rep reply, limit in
 			rep.finish(rpcErrorf(grpcweb.Internal, "upstream gRPC body has a frame with the trailer flag (0x%02x)", f.Flags).metadata())
 			return
 		case f.IsTrailer():
+			drainEnd(s, resp.Body, bodyEndGrace)
 			rep.finish(trailerFrame(f))
 			return
 		}
@@ -108,4 +110,25 @@ func notGRPC(resp *http.Response, webUpstream bool) *rpcError {
 		ct = "no content-type"
 	}
 	return rpcErrorf(grpcweb.CodeForHTTPStatus(resp.StatusCode), "upstream answered HTTP %d with %s, not %s", resp.StatusCode, ct, want)
+}
+
+// drainEnd reads what follows an upstream gRPC-web body's trailer frame (normally just the
+// chunked terminator, already on its way) before the call's status ends the exchange: Go's
+// transport keeps a connection for the next call only if the response body was read to its end.
+// Without it every call paid a new TCP handshake over the HTTP/1.1 hop. An upstream that keeps
+// the body open is given up after wait (the exchange is cancelled, the connection closed).
+func drainEnd(s *stream, body io.Reader, wait time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = io.Copy(io.Discard, io.LimitReader(body, 64<<10))
+	}()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		s.cancel()
+		<-done
+	}
 }

@@ -29,13 +29,25 @@ type stream struct {
 	failed *rpcError
 
 	endOnce  sync.Once
-	reusable bool // the client's connection can carry another request (endRequest)
+	reusable bool          // the client's connection can carry another request (endRequest)
+	endGrace time.Duration // how long endRequest waits for a request body's end (HTTP/1.x)
 }
+
+// bodyEndGrace is how long an HTTP/1.x call's end waits for the request body's end before it
+// gives the connection up. An upstream often answers (an error, say) before the pump has read a
+// body end the client already sent; dropping the connection then, after streamed messages, can
+// only be signalled by the close, and the client's next POST on it fails ("server closed idle
+// connection": connectconformance found 0-6 such failures per run). A client really still
+// sending waits this much longer for the status.
+const bodyEndGrace = 200 * time.Millisecond
 
 // newStream derives the upstream context from r. A malformed grpc-timeout is refused with
 // INTERNAL, as grpc-go servers do.
 func newStream(r *http.Request) (*stream, *rpcError) {
 	s := &stream{parent: r.Context()}
+	if r.ProtoMajor == 1 {
+		s.endGrace = bodyEndGrace
+	}
 	v := r.Header.Get("Grpc-Timeout")
 	if v == "" {
 		s.ctx, s.cancel = context.WithCancel(s.parent)
@@ -94,18 +106,34 @@ func (s *stream) endRequest(w http.ResponseWriter) bool {
 		s.cancel()
 		s.upstreamBody.Close() // unblocks a pump write
 		interrupted := false
-		if !s.bodyEOF.Load() {
-			select {
-			case <-s.pumpDone:
-			default:
-				_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(-time.Second))
-				interrupted = true
-			}
+		if !s.bodyEOF.Load() && !s.pumpEnds(s.endGrace) {
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(-time.Second))
+			interrupted = true
 		}
 		<-s.pumpDone
 		s.reusable = s.bodyEOF.Load() && !interrupted
 	})
 	return s.reusable
+}
+
+// pumpEnds reports whether the pump ends within d (0: whether it has ended).
+func (s *stream) pumpEnds(d time.Duration) bool {
+	select {
+	case <-s.pumpDone:
+		return true
+	default:
+	}
+	if d <= 0 {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.pumpDone:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // close ends the call after its status was sent. A connection that cannot carry another request

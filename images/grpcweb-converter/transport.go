@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -29,6 +30,14 @@ func newUpstreamTransport(cfg config) (*http.Transport, error) {
 	switch {
 	case cfg.mode == modeEdge:
 		t.Protocols.SetHTTP1(true)
+		dial := t.DialContext
+		t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dial(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return &brokenConn{Conn: c}, nil // the call learns when it breaks (brokenconn.go)
+		}
 	case https:
 		t.Protocols.SetHTTP2(true)
 	default:

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/wirelab/wirelab/conformance/h2/h2tls"
 	"github.com/wirelab/wirelab/conformance/h2/probe"
+	"github.com/wirelab/wirelab/internal/cmdflags"
 )
 
 // config is what the flags resolve to.
@@ -39,17 +39,9 @@ func parseFlags(args []string) (*config, string, error) {
 		keylog     = fs.String("keylog", "", "append TLS secrets to `file` (SSLKEYLOGFILE format)")
 		factor     = fs.Float64("latency-factor", probe.DefaultLatencyFactor, "the well-behaved client's p95 may grow to this many times its baseline (or baseline + 100 ms)")
 	)
-	var help strings.Builder
-	fs.SetOutput(&help)
-	fs.PrintDefaults()
-	usage := "usage: h2probe -addr host:port [flags]\n" + help.String()
-	fs.SetOutput(io.Discard) // errors are one line, printed by the caller
-
-	if err := fs.Parse(args); err != nil {
-		return nil, usage, err // the flag package's message names the flag
-	}
-	if fs.NArg() > 0 {
-		return nil, usage, fmt.Errorf("unexpected argument %q (flags only)", fs.Arg(0))
+	usage, err := cmdflags.Parse(fs, args, "usage: h2probe -addr host:port [flags]")
+	if err != nil {
+		return nil, usage, err
 	}
 	host, port, err := net.SplitHostPort(*addr)
 	if p, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || p < 1 || p > 65535 {

@@ -47,6 +47,7 @@ func commands() []command {
 		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
 		{"h2", "HTTP/2 conformance matrix: server x section (h2spec, own flow-control cases) through the sim (make h2)", runH2},
 		{"grpcweb", "gRPC <-> gRPC-web conversion matrix: chain x server x client x case, each chain compared with direct (make grpcweb)", runGrpcweb},
+		{"baseline", "write a suite's known findings (conformance/<suite>/expected.yml) from a run's failed cells (make baseline)", runBaseline},
 		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},
 		{"report", "HTML dashboard from out/", notYet("the report")},
 	}

@@ -221,6 +221,8 @@ func TestGrpcwebBadInputExits2(t *testing.T) {
 		{"grpcweb", "--chains-file", "/nonexistent.yml"},
 		{"grpcweb", "--resume"},
 		{"grpcweb", "--repeat", "0"},
+		{"grpcweb", "--shard", "4/3"},
+		{"grpcweb", "--shard", "1of3"},
 	} {
 		if code, _, errOut := wl(args...); code != ExitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: code %d %q", args, code, errOut)
@@ -228,5 +230,16 @@ func TestGrpcwebBadInputExits2(t *testing.T) {
 	}
 	if code, _, errOut := wl("grpcweb", "--chains", "wirelab"); code != ExitEnvironment {
 		t.Errorf("valid input should reach the engine check: code %d %q", code, errOut)
+	}
+	// The default baseline is checked before anything starts: a stale entry (a chain that does
+	// not exist) is bad input naming the file and the field; a valid one lets the run start.
+	expected := filepath.Join(dir, "expected.yml")
+	must(t, os.WriteFile(expected, []byte("expected: [{server: gg@gone, client: gg, case: empty_unary, status: fail, reason: r}]\n"), 0o644))
+	if code, _, errOut := wl("grpcweb"); code != ExitBadInput || !strings.Contains(errOut, "expected.yml: expected[0].server") {
+		t.Errorf("stale baseline entry: code %d %q", code, errOut)
+	}
+	must(t, os.WriteFile(expected, []byte("expected: [{server: gg@wirelab, client: gg, case: empty_unary, status: fail, reason: r}]\n"), 0o644))
+	if code, _, errOut := wl("grpcweb"); code != ExitEnvironment {
+		t.Errorf("valid baseline should reach the engine check: code %d %q", code, errOut)
 	}
 }

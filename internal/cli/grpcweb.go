@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/grpcwebsuite"
@@ -22,7 +23,7 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 		"with its own seed; results.jsonl and junit.xml get the pass rate k/N and flaky when 0 < k < N", matrix.MaxRepeat))
 	opts := mf.run
 	chainsFlag := fs.String("chains", "", "comma-separated chains (default: all in the chains file; direct, the oracle, always runs)")
-	casesFlag := fs.String("cases", "", "comma-separated cases (default: all in the cases file)")
+	casesFlag := fs.String("cases", "", "comma-separated cases (default: all in the cases file but the bench; --cases bench runs the benchmark)")
 	serversFlag := fs.String("servers", "", "comma-separated servers (default: every image with the grpcweb server role)")
 	clientsFlag := fs.String("clients", "", "comma-separated clients (default: every image with the grpcweb client role)")
 	profileFlag := fs.String("profile", "ideal", "sim profile `reference` for every cell")
@@ -40,17 +41,24 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 
 	// All input is validated before anything starts.
 	var m grpcwebsuite.Matrix
-	if m.Chains, err = grpcwebsuite.LoadChains(*chainsFile); err != nil {
+	allChains, err := grpcwebsuite.LoadChains(*chainsFile)
+	if err != nil {
 		return badInputf("%v", err)
 	}
+	m.Chains = allChains
 	if m.Chains, err = selectChains(m.Chains, *chainsFlag); err != nil {
 		return badInputf("--chains: %v", err)
 	}
-	if m.Cases, err = grpcwebsuite.LoadCases(*casesFile); err != nil {
+	allCases, err := grpcwebsuite.LoadCases(*casesFile)
+	if err != nil {
 		return badInputf("%v", err)
 	}
+	m.Cases = allCases
 	if m.Cases, err = matrix.Select(m.Cases, *casesFlag, func(c *grpcwebsuite.Case) string { return c.Name }, "case"); err != nil {
 		return badInputf("--cases: %v", err)
+	}
+	if *casesFlag == "" { // the benchmark wants a quiet machine: it runs when named (make grpcweb-bench)
+		m.Cases = slices.DeleteFunc(m.Cases, func(c *grpcwebsuite.Case) bool { return c.Kind == grpcwebsuite.KindBench })
 	}
 	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
 	if err != nil {
@@ -65,6 +73,12 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 	}
 	if len(m.Servers) == 0 || len(m.Clients) == 0 {
 		return badInputf("no gRPC-web clients or servers to run (images with the grpcweb client/server roles)")
+	}
+	m.Probes, m.Conformers = grpcwebsuite.Images(ms, "probe"), grpcwebsuite.Images(ms, "conformance")
+	baseline, err := mf.loadBaseline(e.root, "grpcweb", grpcwebsuite.Universe(allChains, allCases, ms),
+		*chainsFile == defaultChains && *casesFile == defaultCases)
+	if err != nil {
+		return err
 	}
 	converters := map[string]string{}
 	for _, c := range grpcwebsuite.Images(ms, "converter") {
@@ -94,9 +108,11 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 			runner.RerunFlags += " " + f[0] + " " + f[1]
 		}
 	}
-	fmt.Fprintf(e.stdout, "grpcweb: run %s, seed %d: %d chains x %d servers x %d clients x %d cases on %s, -j %d -> %s\n",
-		r.ID, seed, len(m.Chains), len(m.Servers), len(m.Clients), len(m.Cases), *profileFlag, r.Jobs, r.Dir)
-	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(runner.PlanCells(m), done, *mf.repeat, r.Jobs,
+	fmt.Fprintf(e.stdout, "grpcweb: run %s, seed %d: %d chains, %d cases, %d cells on %s, -j %d -> %s\n",
+		r.ID, seed, len(m.Chains), len(m.Cases), len(m.Cells()), *profileFlag, r.Jobs, r.Dir)
+	plan, only := mf.shardPlan(e.stdout, runner.PlanCells(m))
+	runner.Only = only
+	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs,
 		matrix.LoadHistory(filepath.Join(opts.Out, "grpcweb"))), r.Dir)
 	start := time.Now()
 	results, err := runner.RunMatrix(ctx, m, done)
@@ -116,7 +132,10 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	table := func() { matrix.PrintGrid(e.stdout, grpcwebsuite.Columns(m.Cases), rows, results) }
-	return mr.finish(e, "grpcweb", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"))
+	if err := reportBench(e, r.Dir, results); err != nil {
+		return err
+	}
+	return mr.finish(e, "grpcweb", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"), baseline)
 }
 
 // selectChains narrows the chains to names; the direct chain stays, as every chain's oracle.
@@ -136,4 +155,24 @@ func selectChains(all []*grpcwebsuite.Chain, names string) ([]*grpcwebsuite.Chai
 		}
 	}
 	return picked, nil
+}
+
+// reportBench prints the bench cells' numbers next to the direct chain's and writes them to
+// bench.csv in the run folder (nothing when the run had no bench cell).
+func reportBench(e *env, dir string, results []matrix.Result) error {
+	rows, err := grpcwebsuite.BenchTable(results)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	grpcwebsuite.PrintBench(e.stdout, rows)
+	f, err := os.Create(filepath.Join(dir, "bench.csv"))
+	if err != nil {
+		return err
+	}
+	if err := grpcwebsuite.WriteBenchCSV(f, rows); err != nil {
+		f.Close()
+		return err
+	}
+	fmt.Fprintf(e.stdout, "bench: %s\n", filepath.Join(dir, "bench.csv"))
+	return f.Close()
 }

@@ -37,10 +37,11 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	}
 
 	// All input is validated before anything starts.
-	sections, err := h2suite.LoadSections(*matrixFile)
+	allSections, err := h2suite.LoadSections(*matrixFile)
 	if err != nil {
 		return badInputf("%v", err)
 	}
+	sections := allSections
 	if sections, err = matrix.Select(sections, *casesFlag, func(s *h2suite.Section) string { return s.Name }, "section"); err != nil {
 		return badInputf("--cases: %v", err)
 	}
@@ -55,6 +56,13 @@ func runH2(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	servers := h2suite.ServersFromManifests(ms)
+	baseline, err := mf.loadBaseline(e.root, "h2", matrix.Universe{Servers: names(servers, func(s h2suite.Server) string { return s.Name }),
+		Clients: names(allSections, func(s *h2suite.Section) string { return s.Client }),
+		Cases:   names(allSections, func(s *h2suite.Section) string { return s.Name })},
+		*matrixFile == filepath.Join(e.root, "conformance", "h2", "matrix.yml"))
+	if err != nil {
+		return err
+	}
 	if servers, err = matrix.Select(servers, *serversFlag, func(s h2suite.Server) string { return s.Name }, "server"); err != nil {
 		return badInputf("--servers: %v", err)
 	}
@@ -83,12 +91,13 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	r, ctx, done := m.Run, m.ctx, m.done
 	fmt.Fprintf(e.stdout, "h2: run %s, seed %d: %d servers x %d sections on %s, -j %d -> %s\n",
 		r.ID, seed, len(servers), len(sections), *profileFlag, r.Jobs, r.Dir)
-	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(h2suite.PlanCells(servers, sections), done, *mf.repeat, r.Jobs,
+	plan, only := mf.shardPlan(e.stdout, h2suite.PlanCells(servers, sections))
+	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs,
 		matrix.LoadHistory(filepath.Join(opts.Out, "h2"))), r.Dir)
 	start := time.Now()
 	runner := &h2suite.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
 		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTTs: rtts,
-		CertsDir: m.certDir, Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}}
+		CertsDir: m.certDir, Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}, Only: only}
 	for _, f := range [][2]string{{"--h2spec", *h2specFlag}, {"--upload-size", nonZero(*uploadSize)}, {"--upload-reps", nonZero(int64(*uploadReps))}} {
 		if f[1] != "" {
 			runner.RerunFlags += " " + f[0] + " " + f[1]
@@ -118,7 +127,7 @@ func runH2(ctx context.Context, e *env, args []string) error {
 		matrix.PrintGrid(e.stdout, h2suite.Columns(sections), sNames, results)
 		h2suite.PrintUploadTable(e.stdout, uploads)
 	}
-	return m.finish(e, "h2", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"))
+	return m.finish(e, "h2", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"), baseline)
 }
 
 // nonZero is n as a flag value, "" for 0 (the matrix file's default).

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -17,10 +18,13 @@ import (
 
 // matrixFlags are the flags every matrix suite (quic, h2, ...) shares beyond the run flags.
 type matrixFlags struct {
-	run    *run.Options
-	seed   *string
-	resume *bool
-	repeat *int
+	run      *run.Options
+	seed     *string
+	resume   *bool
+	repeat   *int
+	baseline *string
+	shard    *string
+	part     *matrix.Shard // --shard parsed by check
 }
 
 func (f *flagSet) matrixFlags(suite, repeatHelp string) matrixFlags {
@@ -29,7 +33,51 @@ func (f *flagSet) matrixFlags(suite, repeatHelp string) matrixFlags {
 		seed:   f.String("seed", "", "seed for files and the sim (default: random, printed)"),
 		resume: f.Bool("resume", false, "with --run-id of an interrupted run: run only the cells missing from its results.jsonl"),
 		repeat: f.Int("repeat", 1, repeatHelp),
+		shard: f.String("shard", "", "run only part `i/N` of the matrix (N machines at once; parts balanced by the cases' "+
+			"typical seconds, the same on every machine)"),
+		part: &matrix.Shard{I: 1, N: 1},
+		baseline: f.String("baseline", "", "the known findings `file`: cells expected to fail or flake (default conformance/"+suite+
+			"/expected.yml when it exists; none: every failed cell fails the run)"),
 	}
+}
+
+// shardPlan narrows the plan to this machine's part of the matrix (--shard i/N) and returns
+// the cells the runner may run (nil: all).
+func (m matrixFlags) shardPlan(w io.Writer, cells []matrix.PlanCell) ([]matrix.PlanCell, map[string]bool) {
+	if m.part.N == 1 {
+		return cells, nil
+	}
+	only := m.part.Pick(cells)
+	var mine []matrix.PlanCell
+	for _, c := range cells {
+		if only[matrix.Result{Server: c.Server, Client: c.Client, Case: c.Case}.Key()] {
+			mine = append(mine, c)
+		}
+	}
+	fmt.Fprintf(w, "shard %d/%d: %d of the matrix's %d cells\n", m.part.I, m.part.N, len(mine), len(cells))
+	return mine, only
+}
+
+// loadBaseline reads the suite's baseline, checked against the suite's unfiltered names (u): nil
+// when there is none or --baseline none. The default file applies only to the suite's own data
+// files (ownData): a run on other cases or chains names its baseline. A bad or stale entry is bad
+// input.
+func (m matrixFlags) loadBaseline(root, suite string, u matrix.Universe, ownData bool) (*matrix.Baseline, error) {
+	file := *m.baseline
+	switch {
+	case file == "none", file == "" && !ownData:
+		return nil, nil
+	case file == "":
+		file = filepath.Join(root, "conformance", suite, "expected.yml")
+		if _, err := os.Stat(file); err != nil {
+			return nil, nil
+		}
+	}
+	b, err := matrix.LoadBaseline(file, u)
+	if err != nil {
+		return nil, badInputf("--baseline: %v", err)
+	}
+	return b, nil
 }
 
 // check validates the shared flags and returns the run's seed; runDir is where the run writes.
@@ -37,6 +85,11 @@ func (m matrixFlags) check(runDir func() string) (uint64, error) {
 	if *m.repeat < 1 || *m.repeat > matrix.MaxRepeat {
 		return 0, badInputf("--repeat %d: want 1..%d", *m.repeat, matrix.MaxRepeat)
 	}
+	part, err := matrix.ParseShard(*m.shard)
+	if err != nil {
+		return 0, badInputf("--shard %v", err)
+	}
+	*m.part = part
 	if *m.resume && m.run.ID == "" {
 		return 0, badInputf("--resume needs the --run-id of the run to complete")
 	}
@@ -45,7 +98,6 @@ func (m matrixFlags) check(runDir func() string) (uint64, error) {
 	}
 	seed := rand.Uint64() >> 1
 	if *m.seed != "" {
-		var err error
 		if seed, err = strconv.ParseUint(*m.seed, 10, 64); err != nil {
 			return 0, badInputf("--seed %q: want an unsigned integer", *m.seed)
 		}
@@ -101,8 +153,9 @@ func (m *matrixRun) journalError(err error) error {
 }
 
 // finish writes junit.xml, prints the table (the suite's) and the last line, and returns the run's exit:
-// interrupted, failed cells, or nil.
-func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.Result, repeat int, start time.Time, summary string) error {
+// interrupted, failed cells (with a baseline: failed cells it does not expect), or nil.
+func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.Result, repeat int, start time.Time, summary string,
+	baseline *matrix.Baseline) error {
 	if err := matrix.WriteJUnit(filepath.Join(m.Dir, "junit.xml"), suite, results); err != nil {
 		return err
 	}
@@ -117,8 +170,38 @@ func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.
 	if m.ctx.Err() != nil {
 		return errInterrupted
 	}
+	if baseline != nil {
+		return reportBaseline(e, baseline, results)
+	}
 	if failedN > 0 {
 		return failed{fmt.Sprintf("%d cells failed", failedN)}
 	}
 	return nil
+}
+
+// reportBaseline holds the run against its baseline: the run fails only on regressions (failed
+// cells no entry expects); cells expected to fail that passed are listed for removal.
+func reportBaseline(e *env, b *matrix.Baseline, results []matrix.Result) error {
+	rep := b.Compare(results)
+	fmt.Fprintf(e.stdout, "baseline %s: %d failed as expected, %d regressions, %d newly passing\n", b.Path,
+		len(rep.Expected), len(rep.Regressions), len(rep.NewlyPassing))
+	for _, r := range rep.NewlyPassing {
+		fmt.Fprintf(e.stdout, "  newly passing (remove from baseline): %s\n", r.Label())
+	}
+	for _, r := range rep.Regressions {
+		fmt.Fprintf(e.stdout, "  REGRESSION: %s: %s\n", r.Label(), r.Reason)
+	}
+	if len(rep.Regressions) > 0 {
+		return failed{fmt.Sprintf("%d cells failed that the baseline does not expect", len(rep.Regressions))}
+	}
+	return nil
+}
+
+// names maps xs to their names (a suite's universe for its baseline).
+func names[T any](xs []T, name func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = name(x)
+	}
+	return out
 }

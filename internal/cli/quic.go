@@ -45,10 +45,11 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	}
 
 	// All input is validated before anything starts.
-	cases, err := quicinterop.LoadCases(*casesFile)
+	allCases, err := quicinterop.LoadCases(*casesFile)
 	if err != nil {
 		return badInputf("%v", err)
 	}
+	cases := allCases
 	if cases, err = matrix.Select(cases, *testsFlag, func(c *quicinterop.Case) string { return c.Name }, "test case"); err != nil {
 		return badInputf("--tests: %v", err)
 	}
@@ -74,6 +75,12 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	name := func(i quicinterop.Impl) string { return i.Name }
+	baseline, err := mf.loadBaseline(e.root, "quic", matrix.Universe{Servers: names(servers, name), Clients: names(clients, name),
+		Cases: names(allCases, func(c *quicinterop.Case) string { return c.Name })},
+		*casesFile == filepath.Join(e.root, "conformance", "quic", "testcases.yml"))
+	if err != nil {
+		return err
+	}
 	if clients, err = matrix.Select(clients, *clientsFlag, name, "client"); err != nil {
 		return badInputf("--clients: %v", err)
 	}
@@ -104,11 +111,12 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	r, ctx, done := m.Run, m.ctx, m.done
 	fmt.Fprintf(e.stdout, "quic: run %s, seed %d: %d clients x %d servers x %d cases, -j %d -> %s\n",
 		r.ID, seed, len(clients), len(servers), len(cases), r.Jobs, r.Dir)
-	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(quicinterop.PlanCells(clients, servers, cases), done, *mf.repeat, r.Jobs, matrix.LoadHistory(filepath.Join(opts.Out, "quic"))), r.Dir)
+	plan, only := mf.shardPlan(e.stdout, quicinterop.PlanCells(clients, servers, cases))
+	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs, matrix.LoadHistory(filepath.Join(opts.Out, "quic"))), r.Dir)
 	start := time.Now()
 	runner := &quicinterop.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
 		Progress: e.stdout, Seed: seed, Profile: *profileFlag, CertsDir: m.certDir, Repeat: *mf.repeat,
-		Trace: quicinterop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}}
+		Trace: quicinterop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}, Only: only}
 	results, err := runner.RunMatrix(ctx, clients, servers, cases, done)
 	if err != nil { // the journal could not keep a result: nothing more can be written reliably
 		return m.journalError(err)
@@ -129,5 +137,5 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	table := func() { matrix.PrintTable(e.stdout, quicinterop.Columns(cases), cNames, sNames, results) }
-	return m.finish(e, "quic", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"))
+	return m.finish(e, "quic", table, results, *mf.repeat, start, filepath.Join(r.Dir, "result.json"), baseline)
 }

@@ -14,16 +14,54 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Case is one gRPC interop test case, as the client is told (TESTCASE).
+// Case is one test case, as every container of its cell is told (TESTCASE). Its kind says who
+// plays the ends and where the cell's traffic enters the chain (see Kinds).
 type Case struct {
 	Name        string `yaml:"name"`
 	Abbr        string `yaml:"abbr"`
+	Kind        string `yaml:"kind"` // default interop
 	Testcase    string `yaml:"testcase"`
 	Limit       string `yaml:"limit"`
 	Requirement string `yaml:"requirement"`
+	// Typical is how long a cell usually takes, for the plan's estimate (default 8s).
+	Typical string `yaml:"typical"`
+	// Down: the quirk side (the probe server, or the probe in the origin slot) runs but does not
+	// listen, so the runner does not wait for it (an upstream that refuses connections).
+	Down bool `yaml:"down"`
 
-	limit time.Duration
+	limit, typ time.Duration
 }
+
+// typical is the plan's estimate of a cell's seconds.
+func (c *Case) typical() float64 {
+	if c.typ > 0 {
+		return c.typ.Seconds()
+	}
+	return 8
+}
+
+// The case kinds: who plays the ends and which part of a chain the case exercises.
+const (
+	// KindInterop: an interop client and server (grpc-go) through every chain.
+	KindInterop = "interop"
+	// KindChain: the probe at both ends (its client checks, its server plays the upstream's
+	// quirk) through every chain, direct included (the oracle).
+	KindChain = "chain"
+	// KindEdge: the probe client through the chain's edge to the probe playing a quirky gRPC-web
+	// origin in the origin slot; once per distinct edge (image and flags).
+	KindEdge = "edge"
+	// KindOrigin: the probe client speaking gRPC-web over HTTP/1.1 straight to the chain's origin,
+	// the probe server behind it; once per distinct origin.
+	KindOrigin = "origin"
+	// KindConformance: connectrpc's conformance runner (gRPC to the edge, gRPC-web to the origin)
+	// against its reference server behind the chain.
+	KindConformance = "conformance"
+	// KindBench: the probe's benchmark client against an interop server, through every chain;
+	// its numbers are the cell's measurements.
+	KindBench = "bench"
+)
+
+var kinds = map[string]bool{KindInterop: true, KindChain: true, KindEdge: true, KindOrigin: true, KindConformance: true, KindBench: true}
 
 var caseName = regexp.MustCompile(`^[a-z0-9_]+$`)
 
@@ -52,7 +90,16 @@ func LoadCases(path string) ([]*Case, error) {
 		case c.Abbr == "":
 			return nil, bad("abbr", "missing")
 		case !caseName.MatchString(c.Testcase):
-			return nil, bad("testcase", "%q: want the interop client's --test_case", c.Testcase)
+			return nil, bad("testcase", "%q: want the client's test case (lowercase letters, digits and _)", c.Testcase)
+		}
+		if c.Kind == "" {
+			c.Kind = KindInterop
+		}
+		if !kinds[c.Kind] {
+			return nil, bad("kind", "%q: want interop, chain, edge, origin, conformance or bench", c.Kind)
+		}
+		if c.Down && c.Kind != KindChain && c.Kind != KindEdge {
+			return nil, bad("down", "only a chain or edge case has a quirk side that can be down")
 		}
 		seen[c.Name] = true
 		d, err := time.ParseDuration(c.Limit)
@@ -60,6 +107,11 @@ func LoadCases(path string) ([]*Case, error) {
 			return nil, bad("limit", "%q: want a positive duration such as 20s", c.Limit)
 		}
 		c.limit = d
+		if c.Typical != "" {
+			if c.typ, err = time.ParseDuration(c.Typical); err != nil || c.typ <= 0 {
+				return nil, bad("typical", "%q: want a positive duration such as 30s", c.Typical)
+			}
+		}
 	}
 	return doc.Cases, nil
 }

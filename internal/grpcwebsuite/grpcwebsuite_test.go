@@ -6,13 +6,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 func TestLoadTheRepositorysFiles(t *testing.T) {
 	cases, err := LoadCases("../../conformance/grpcweb/cases.yml")
-	if err != nil || len(cases) != 14 {
-		t.Fatalf("cases: %d, %v; want the 14 interop cases", len(cases), err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, c := range cases {
+		kinds[c.Kind]++
+	}
+	if kinds[KindInterop] != 14 || kinds[KindChain] != 9 || kinds[KindEdge] != 4 || kinds[KindOrigin] != 3 || kinds[KindBench] != 1 {
+		t.Fatalf("cases by kind: %v; want 14 interop, 9 chain, 4 edge, 3 origin and the bench", kinds)
 	}
 	chains, err := LoadChains("../../conformance/grpcweb/chains.yml")
 	if err != nil || !chains[0].Direct() {
@@ -35,6 +43,9 @@ func TestLoadRejectsBadEntries(t *testing.T) {
 		"cases: [{name: A!, abbr: A, testcase: a, limit: 1s}]":                                            "cases[0].name",
 		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, tiemout: 2s}]":                                "field tiemout not found",
 		"cases: [{name: a, abbr: A, testcase: a, limit: 1s}, {name: a, abbr: B, testcase: b, limit: 1s}]": "cases[1].name",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, kind: edj}]":                                  "cases[0].kind",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, down: true}]":                                 "cases[0].down",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, typical: soon}]":                              "cases[0].typical",
 	} {
 		if _, err := LoadCases(write("cases.yml", body)); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "cases.yml") {
 			t.Errorf("%s: %v, want %q", body, err, want)
@@ -87,5 +98,24 @@ func TestOutcomeNamesTheStatus(t *testing.T) {
 	}
 	if res, _ := outcome(127, ""); res != matrix.Unsupported {
 		t.Error(res)
+	}
+}
+
+// The repository's baseline names only cells the suite has (a stale entry is bad input).
+func TestRepositoryBaselineIsCurrent(t *testing.T) {
+	cases, err := LoadCases("../../conformance/grpcweb/cases.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chains, err := LoadChains("../../conformance/grpcweb/chains.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := manifest.LoadDir("../../images")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := matrix.LoadBaseline("../../conformance/grpcweb/expected.yml", Universe(chains, cases, ms)); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -21,6 +21,7 @@ type Runner struct {
 	Root       string
 	Alloc      *topology.Allocator
 	Journal    *matrix.Journal
+	Only       map[string]bool // this shard's cells (--shard), nil: all
 	Progress   io.Writer
 	Seed       uint64
 	Profile    string
@@ -36,21 +37,61 @@ type Runner struct {
 // Matrix is what one run covers.
 type Matrix struct {
 	Chains           []*Chain
-	Servers, Clients []Image
+	Servers, Clients []Image // interop servers and clients (roles server, client)
+	Probes           []Image // conversion-case probes (role probe): client, server and quirk origin
+	Conformers       []Image // connectrpc conformance runner + reference server (role conformance)
 	Cases            []*Case
 }
 
 // serverSlot is the matrix's server column: the server behind a chain ("grpc-go@wirelab").
 func serverSlot(server, chain string) string { return server + "@" + chain }
 
-// Cells lists the cells: chains outer (direct first: the oracle), then servers, clients, cases.
+// Cells lists the cells: chains outer (direct first: the oracle), then cases, then the images
+// the case's kind pairs (see Kinds). Edge cases run once per distinct edge, origin cases once per
+// distinct origin: the other chains would repeat the same converter with the same input.
 func (m Matrix) Cells() []matrix.Cell {
 	var out []matrix.Cell
+	add := func(ch *Chain, c *Case, server, client string) {
+		out = append(out, matrix.Cell{Server: serverSlot(server, ch.Name), Client: client, Case: c.Name, Abbr: c.Abbr})
+	}
+	firstEdge, firstOrigin := map[string]string{}, map[string]string{}
 	for _, ch := range m.Chains {
-		for _, s := range m.Servers {
-			for _, cl := range m.Clients {
-				for _, c := range m.Cases {
-					out = append(out, matrix.Cell{Server: serverSlot(s.Name, ch.Name), Client: cl.Name, Case: c.Name, Abbr: c.Abbr})
+		if ch.Direct() {
+			continue
+		}
+		if k := ch.Edge + "|" + ch.EdgeParams; firstEdge[k] == "" {
+			firstEdge[k] = ch.Name
+		}
+		if k := ch.Origin + "|" + ch.OriginParams + "|" + ch.OriginImageEnv; firstOrigin[k] == "" {
+			firstOrigin[k] = ch.Name
+		}
+	}
+	for _, ch := range m.Chains {
+		for _, c := range m.Cases {
+			switch c.Kind {
+			case KindInterop:
+				for _, s := range m.Servers {
+					for _, cl := range m.Clients {
+						add(ch, c, s.Name, cl.Name)
+					}
+				}
+			case KindBench:
+				for _, s := range m.Servers {
+					for _, p := range m.Probes {
+						add(ch, c, s.Name, p.Name)
+					}
+				}
+			case KindConformance:
+				for _, x := range m.Conformers {
+					add(ch, c, x.Name, x.Name)
+				}
+			default: // the probe kinds
+				if (c.Kind == KindEdge && firstEdge[ch.Edge+"|"+ch.EdgeParams] != ch.Name) ||
+					(c.Kind == KindOrigin && firstOrigin[ch.Origin+"|"+ch.OriginParams+"|"+ch.OriginImageEnv] != ch.Name) {
+					continue
+				}
+				for _, p := range m.Probes {
+					add(ch, c, p.Name, p.Name)
 				}
 			}
 		}
@@ -65,10 +106,16 @@ func (r *Runner) PlanCells(m Matrix) []matrix.PlanCell {
 	for _, ch := range m.Chains {
 		chains[ch.Name] = ch
 	}
+	cases := map[string]*Case{}
+	for _, c := range m.Cases {
+		cases[c.Name] = c
+	}
 	for _, c := range m.Cells() {
-		_, chain, _ := strings.Cut(c.Server, "@")
+		server, chain, _ := strings.Cut(c.Server, "@")
 		ok, _ := r.supports(chains[chain])
-		out = append(out, matrix.PlanCell{Cell: c, Skip: !ok, TypicalSeconds: 8})
+		// Group: a chain's cell and its direct oracle share a shard (--shard).
+		out = append(out, matrix.PlanCell{Cell: c, Skip: !ok, TypicalSeconds: cases[c.Case].typical(),
+			Group: server + "|" + c.Client + "|" + c.Case})
 	}
 	return out
 }
@@ -85,23 +132,20 @@ func Columns(cases []*Case) []matrix.Column {
 // RunMatrix runs every cell not already in done, then compares each converter chain's outcome
 // with the direct chain's (the oracle).
 func (r *Runner) RunMatrix(ctx context.Context, m Matrix, done []matrix.Result) ([]matrix.Result, error) {
-	chains, servers, clients, cases := map[string]*Chain{}, map[string]Image{}, map[string]Image{}, map[string]*Case{}
+	chains, images, cases := map[string]*Chain{}, map[string]Image{}, map[string]*Case{}
 	for _, x := range m.Chains {
 		chains[x.Name] = x
 	}
-	for _, x := range m.Servers {
-		servers[x.Name] = x
-	}
-	for _, x := range m.Clients {
-		clients[x.Name] = x
+	for _, x := range append(append(append(append([]Image{}, m.Servers...), m.Clients...), m.Probes...), m.Conformers...) {
+		images[x.Name] = x
 	}
 	for _, x := range m.Cases {
 		cases[x.Name] = x
 	}
-	mr := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress}
+	mr := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only}
 	results, err := mr.Run(ctx, m.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
 		server, chain, _ := strings.Cut(c.Server, "@")
-		return r.runCell(ctx, chains[chain], servers[server], clients[c.Client], cases[c.Case], c)
+		return r.runCell(ctx, chains[chain], images[server], images[c.Client], cases[c.Case], c)
 	})
 	if err != nil {
 		return results, err

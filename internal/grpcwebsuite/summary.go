@@ -46,16 +46,18 @@ func Summarize(m Matrix, results []matrix.Result, profile string) Summary {
 	}
 	for _, ch := range m.Chains {
 		s.Chains[ch.Name] = ch.Description
-		for _, sv := range m.Servers {
-			for _, cl := range m.Clients {
-				cr := ChainResults{Chain: ch.Name, Server: sv.Name, Client: cl.Name, Results: []EntryResult{}}
-				for _, c := range m.Cases {
-					if r, ok := by[strings.Join([]string{serverSlot(sv.Name, ch.Name), cl.Name, c.Name}, "|")]; ok {
-						cr.Results = append(cr.Results, EntryResult{Abbr: c.Abbr, Name: c.Name, Result: r.Result, Reason: r.Reason})
-					}
-				}
-				s.Results = append(s.Results, cr)
-			}
+	}
+	rows := map[string]int{} // server slot|client -> index in s.Results, in cell order
+	for _, c := range m.Cells() {
+		k := c.Server + "|" + c.Client
+		i, ok := rows[k]
+		if !ok {
+			server, chain, _ := strings.Cut(c.Server, "@")
+			i, rows[k] = len(s.Results), len(s.Results)
+			s.Results = append(s.Results, ChainResults{Chain: chain, Server: server, Client: c.Client, Results: []EntryResult{}})
+		}
+		if r, ok := by[k+"|"+c.Case]; ok {
+			s.Results[i].Results = append(s.Results[i].Results, EntryResult{Abbr: c.Abbr, Name: c.Case, Result: r.Result, Reason: r.Reason})
 		}
 	}
 	return s

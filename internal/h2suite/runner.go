@@ -21,6 +21,7 @@ type Runner struct {
 	Root     string
 	Alloc    *topology.Allocator
 	Journal  *matrix.Journal
+	Only     map[string]bool // this shard's cells (--shard), nil: all
 	Progress io.Writer
 	Seed     uint64
 	Profile  string                   // the sim profile of every section without its own
@@ -81,7 +82,7 @@ func (r *Runner) RunMatrix(ctx context.Context, servers []Server, sections []*Se
 	for _, s := range sections {
 		bySection[s.Name] = s
 	}
-	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress}
+	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only}
 	return m.Run(ctx, Cells(servers, sections), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
 		return r.runCell(ctx, byServer[c.Server], bySection[c.Case])
 	})

@@ -75,7 +75,7 @@ func (e *Error) Error() string {
 var suiteRoles = map[string][]string{
 	"quic":    {"client", "server"},
 	"h2":      {"client", "server"},
-	"grpcweb": {"client", "server", "converter"},
+	"grpcweb": {"client", "server", "converter", "probe", "conformance"},
 	"tool":    nil,
 }
 

@@ -121,6 +121,7 @@ type PlanCell struct {
 	Skip           bool    // unsupported before it runs (a manifest says so): no time
 	Measurement    bool    // runs its own repetitions, once whatever --repeat says
 	TypicalSeconds float64 // the case's usual wall time when no earlier run timed it; 0: unknown
+	Group          string  // cells that must share a shard (compared with each other); "": alone
 }
 
 // Plan is what a run will do, printed before its first cell.

@@ -24,6 +24,8 @@ type Runner struct {
 	Journal  *Journal
 	Progress io.Writer
 	Details  string // names a measurement's details in progress lines ("goodput ")
+	// Only, when set, is the cells to run (keys, Shard.Pick): the others are another shard's.
+	Only map[string]bool
 }
 
 // Run runs every cell not already in done, in the given order, writing each result to the
@@ -41,7 +43,8 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, done []Result, exec Exec
 	}
 	var jobs []Cell
 	for _, c := range cells {
-		if !have[key(c.Client, c.Server, c.Case)] {
+		k := key(c.Client, c.Server, c.Case)
+		if !have[k] && (r.Only == nil || r.Only[k]) {
 			jobs = append(jobs, c)
 		}
 	}

@@ -22,6 +22,7 @@ type Runner struct {
 	Root     string
 	Alloc    *topology.Allocator
 	Journal  *matrix.Journal
+	Only     map[string]bool // this shard's cells (--shard), nil: all
 	Progress io.Writer
 	Trace    TraceChecker
 	Seed     uint64
@@ -55,7 +56,7 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 		byCase[c.Name] = c
 	}
 	compliant := r.complianceProbes(ctx, clients, servers)
-	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Details: "goodput "}
+	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only, Details: "goodput "}
 	return m.Run(ctx, Cells(clients, servers, cases), done, func(ctx context.Context, cell matrix.Cell) matrix.Result {
 		if why := joinReasons(compliant[cell.Server+"/server"], compliant[cell.Client+"/client"]); why != "" {
 			return matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Abbr: cell.Abbr, Result: matrix.Failed, Reason: why}

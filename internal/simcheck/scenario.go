@@ -23,7 +23,7 @@ type Scenario struct {
 // ProbeIPBytes is the IP size of an RTT probe (64 B payload + UDP/IPv4 headers).
 const ProbeIPBytes = 92
 
-// Full is `make sim-check`: the profiles the README's fidelity table reports.
+// Full is `make sim-check`: the profiles docs/sim.md's fidelity table reports.
 func Full() []Scenario {
 	rtt := func(name, ref string, count int, every time.Duration, rates ...string) Scenario {
 		return Scenario{Name: name, Profile: ref, Capture: true, RTTCount: count, RTTInterval: every, P50Check: count > 0, P99Check: count > 0, Rates: rates}

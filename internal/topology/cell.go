@@ -127,15 +127,16 @@ func (c *Cell) Exec(ctx context.Context, service string, args ...string) ([]byte
 // (nothing sends any more), then the sim, which closes its traces and seals them
 // (internal/capture). The sim flushes its pcaps only once a second while it runs, so a check that
 // read them earlier would judge a fast cell without its last packets. It returns an error
-// naming the sim's exit when the sim did not stop cleanly (its traces are then unsealed).
-func (c *Cell) Fence(ctx context.Context) error {
+// naming the sim's exit when the sim did not stop cleanly (its traces are then unsealed). extra
+// names the cell's other writers (the gRPC-web chain's converters), stopped with the endpoints.
+func (c *Cell) Fence(ctx context.Context, extra ...string) error {
 	inspect := func() (string, error) {
 		return c.run.Docker.Run(ctx, "inspect", "-f", "{{.State.Status}} {{.State.ExitCode}}", c.Container("sim"))
 	}
 	if state, err := inspect(); err == nil && !strings.HasPrefix(state, "running") {
 		return fmt.Errorf("the sim died (%s) before the cell ended: its traces are not sealed", state)
 	}
-	_ = c.Cmd(ctx, "stop", "-t", "1", "client", "server").Run()
+	_ = c.Cmd(ctx, append([]string{"stop", "-t", "1", "client", "server"}, extra...)...).Run()
 	if out, err := c.Cmd(ctx, "stop", "-t", "5", "sim").CombinedOutput(); err != nil {
 		return fmt.Errorf("cell %s: stopping the sim: %s", c.Name, lastLine(out, err))
 	}

@@ -1,0 +1,56 @@
+#!/bin/bash
+# wirelab endpoint script for connectrpc conformance v1.0.7 with a gRPC-web chain as the server
+# under test (gRPC-web suite, role conformance: the image plays both ends of the cell).
+#
+# Contract: ROLE=server runs the module's reference server behind the chain on TCP 443, h2c
+# (prior knowledge) and HTTP/1.1 on the same port (`sut-forward serve`: the reference server
+# serves one HTTP version per process, so two run on loopback and each connection is relayed by
+# its first bytes). ROLE=client runs connectconformance --mode server once per config, sut-forward
+# being the "server under test" that names the chain's entry: /connectconformance/grpc-h2c.yaml
+# (gRPC over h2c) against GRPC_TARGET (the edge; default server4:443), grpcweb-http1.yaml
+# (gRPC-web over HTTP/1.1) against GRPCWEB_TARGET (the origin; default server4:443). It prints
+# each config's totals and failing (and hung) case names, then last
+# `connectconformance: <passed> passed, <failed> failed` (summed over the configs), and exits 0
+# iff nothing failed, 1 otherwise. TESTCASE must be connectconformance (or empty); exit 127 for any
+# other, or another role. Logs: /logs/connectconformance.txt (the runner's whole output, --vv:
+# every case sent and answered, then the failures with their messages), /logs/referenceserver.log.
+#
+# A call the chain never completes would stall connectconformance for good (it has no per-call
+# time limit); `sut-forward run` ends such a run once cases are outstanding and no result came
+# for CONFORMANCE_STALL (12s), counts those cases as hung (failed) and reruns the config without
+# them. CONFORMANCE_PARALLEL (64) is the runner's -p, CONFORMANCE_LIMIT (5m) the time limit per
+# config. CLIENT_PARAMS are extra connectconformance flags (--trace, --run PATTERN, ...).
+set -u
+if [ "${1:-}" = "--version" ]; then
+  grep -a -o -m1 $'mod\tconnectrpc.com/conformance\tv[0-9A-Za-z.+-]*' /usr/local/bin/connectconformance | head -n1 | cut -f3 | sed "s/^v//"
+  exit 0
+fi
+case "${ROLE:-}" in
+server)
+  /setup.sh || exit 1
+  echo "connectconformance: reference server on TCP 443 (h2c and HTTP/1.1)"
+  exec wirelab-serve /usr/local/bin/sut-forward serve --listen :443 \
+    --referenceserver /usr/local/bin/referenceserver 2>>/logs/referenceserver.log
+  ;;
+client)
+  case "${TESTCASE:-connectconformance}" in
+  connectconformance | "") ;;
+  *) echo "connectconformance: test case '$TESTCASE' unsupported (only connectconformance)"; exit 127 ;;
+  esac
+  export GRPC_TARGET=${GRPC_TARGET:-server4:443} GRPCWEB_TARGET=${GRPCWEB_TARGET:-server4:443}
+  /setup.sh >/dev/null || exit 1
+  for target in "$GRPC_TARGET" "$GRPCWEB_TARGET"; do
+    /wait-for-it.sh "$target" -s -t 30 -q || { echo "connectconformance: $target does not accept TCP"; exit 1; }
+  done
+  echo "connectconformance: gRPC (h2c) -> $GRPC_TARGET, gRPC-web (HTTP/1.1) -> $GRPCWEB_TARGET"
+  # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
+  exec /usr/local/bin/sut-forward run --connectconformance /usr/local/bin/connectconformance \
+    --conf /connectconformance/grpc-h2c.yaml --conf /connectconformance/grpcweb-http1.yaml \
+    --parallel "${CONFORMANCE_PARALLEL:-64}" --stall "${CONFORMANCE_STALL:-12s}" --limit "${CONFORMANCE_LIMIT:-5m}" \
+    --log /logs/connectconformance.txt -- ${CLIENT_PARAMS:-}
+  ;;
+*)
+  echo "connectconformance: ROLE must be client or server (got '${ROLE:-}')"
+  exit 127
+  ;;
+esac

@@ -1,0 +1,49 @@
+#!/bin/bash
+# wirelab endpoint script for the gRPC-web suite's conversion-case probe (wirelab's grpcweb-probe).
+#
+# Contract: TESTCASE names the case (conformance/grpcweb/cases.yml, kinds chain, edge, origin and
+# bench); the same name goes to every container of a cell. ROLE=server plays the case's upstream
+# (h2c gRPC on TCP 443), ROLE=origin its gRPC-web origin (HTTP/1.1 on TCP 80); both run until
+# stopped and exit 127 at once when the role has no part in the case. ROLE=client runs the case's
+# check against GRPC_TARGET (host:port, default server4:443), allowing PROBE_RTT (the profile's
+# round trip, e.g. 40ms) ten times over in its time checks; CLIENT_PARAMS are extra flags (e.g.
+# --bench-seconds 10). Client exit: 0 passed, 1 failed (last line "FAIL: ..."), 2 bad input,
+# 127 not applicable. Logs: /logs/probe.jsonl (requests seen, the client's verdict),
+# /logs/probe.log (output), /logs/bench.json (TESTCASE=bench: one metric per line).
+set -u
+bin=/usr/local/bin/grpcweb-probe
+if [ "${1:-}" = "--version" ]; then
+  exec "$bin" --version
+fi
+[ -n "${TESTCASE:-}" ] || { echo "grpcweb-probe: TESTCASE is empty"; exit 127; }
+
+case "${ROLE:-}" in
+server | origin)
+  listen=:443
+  [ "$ROLE" = origin ] && listen=:80
+  /setup.sh || exit 1
+  exec wirelab-serve "$bin" --role "$ROLE" --case "$TESTCASE" --listen "$listen" \
+    --log /logs/probe.jsonl 2>>/logs/probe.log
+  ;;
+client)
+  target=${GRPC_TARGET:-server4:443}
+  /setup.sh >/dev/null || exit 1
+  case "$TESTCASE" in
+  *_down_*) ;; # nothing listens behind the chain on purpose; the first hop may be down itself
+  *) /wait-for-it.sh "$target" -s -t 30 -q || { echo "grpcweb-probe: $target does not accept TCP"; exit 1; } ;;
+  esac
+  # An address, not a name, as for grpc-go's interop client (images/grpc-go/run_endpoint.sh).
+  host=$(getent ahostsv4 "${target%:*}" | awk '{print $1; exit}')
+  # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
+  "$bin" --role client --case "$TESTCASE" --target "${host:-${target%:*}}:${target##*:}" \
+    --rtt "${PROBE_RTT:-0s}" --log /logs/probe.jsonl --bench-out /logs/bench.json ${CLIENT_PARAMS:-} \
+    >>/logs/probe.log 2>&1
+  code=$?
+  tail -n 3 /logs/probe.log
+  exit $code
+  ;;
+*)
+  echo "grpcweb-probe: ROLE must be client, server or origin (got '${ROLE:-}')"
+  exit 127
+  ;;
+esac

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/run"
+)
+
+// runBaseline writes a suite's baseline (conformance/<suite>/expected.yml) from a run: every
+// failed cell becomes an entry, keeping an old entry's reason, and old entries for cells the run
+// did not cover stay.
+func runBaseline(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "baseline", "")
+	suite := fs.String("suite", "", "the suite: quic, h2 or grpcweb")
+	id := fs.String("run-id", "", "the run to take the failed cells from (out/<suite>/<run-id>/results.jsonl)")
+	out := fs.String("out", "out", "the output `folder` the run wrote to")
+	file := fs.String("file", "", "the baseline `file` to write (default conformance/<suite>/expected.yml)")
+	if help, err := fs.parse(args); help || err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return badInputf("unexpected argument %q", fs.Arg(0))
+	case *suite != "quic" && *suite != "h2" && *suite != "grpcweb":
+		return badInputf("--suite %q: want quic, h2 or grpcweb", *suite)
+	case !run.ValidID(*id):
+		return badInputf("--run-id %q: not a valid run id", *id)
+	}
+	journal := filepath.Join(*out, *suite, *id, "results.jsonl")
+	results, err := matrix.ReadResults(journal)
+	if err != nil {
+		return badInputf("--run-id %s: %v", *id, err)
+	}
+	if *file == "" {
+		*file = filepath.Join(e.root, "conformance", *suite, "expected.yml")
+	}
+	var old *matrix.Baseline
+	if _, err := os.Stat(*file); err == nil {
+		if old, err = matrix.LoadBaseline(*file, matrix.Universe{}); err != nil {
+			return badInputf("%v", err)
+		}
+	}
+	if err := matrix.WriteBaseline(*file, results, old); err != nil {
+		return err
+	}
+	b, err := matrix.LoadBaseline(*file, matrix.Universe{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "baseline: %s: %d entries from %s (%d cells)\n", *file, len(b.Expected), journal, len(results))
+	return nil
+}

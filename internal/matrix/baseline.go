@@ -1,0 +1,187 @@
+package matrix
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Baseline is a suite's known findings: the cells expected to fail or to flake, each with the
+// finding that explains it (conformance/<suite>/expected.yml). A run matches its baseline when
+// every failed cell is expected; a failed cell the baseline does not expect is a regression, and
+// a cell expected to fail that passed is reported so the entry can go.
+type Baseline struct {
+	Path     string         `yaml:"-"`
+	Expected []*Expectation `yaml:"expected"`
+}
+
+// Expectation is one entry: cells (server, client and case are path.Match globs) and what they
+// do.
+type Expectation struct {
+	Server string `yaml:"server"`
+	Client string `yaml:"client"`
+	Case   string `yaml:"case"`
+	Status string `yaml:"status"` // fail or flaky
+	Reason string `yaml:"reason"` // the finding, one line
+}
+
+// Expectation statuses.
+const (
+	ExpectFail  = "fail"
+	ExpectFlaky = "flaky"
+)
+
+// Universe is every name a suite's cells can have (unfiltered): an entry that matches none is
+// stale and could hide nothing.
+type Universe struct{ Servers, Clients, Cases []string }
+
+// LoadBaseline reads a baseline file and checks every entry against the suite's universe; a bad
+// or stale entry is an error naming the file, the entry and the field. An empty universe skips
+// the staleness check (rewriting a baseline).
+func LoadBaseline(file string, u Universe) (*Baseline, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	b := &Baseline{Path: file}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(b); err != nil && err.Error() != "EOF" {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	for i, x := range b.Expected {
+		bad := func(field, f string, a ...any) error {
+			return fmt.Errorf("%s: expected[%d].%s: %s", file, i, field, fmt.Sprintf(f, a...))
+		}
+		if x.Status != ExpectFail && x.Status != ExpectFlaky {
+			return nil, bad("status", "%q: want fail or flaky", x.Status)
+		}
+		if strings.TrimSpace(x.Reason) == "" {
+			return nil, bad("reason", "missing (the finding that explains the cell)")
+		}
+		for _, f := range []struct {
+			field, glob string
+			names       []string
+		}{{"server", x.Server, u.Servers}, {"client", x.Client, u.Clients}, {"case", x.Case, u.Cases}} {
+			if f.glob == "" {
+				return nil, bad(f.field, "missing (a name or a glob such as *)")
+			}
+			if _, err := path.Match(f.glob, ""); err != nil {
+				return nil, bad(f.field, "%q: %v", f.glob, err)
+			}
+			if len(u.Servers)+len(u.Clients)+len(u.Cases) > 0 && !matchesAny(f.glob, f.names) {
+				return nil, bad(f.field, "%q matches no %s of this suite: a stale entry hides nothing, remove it", f.glob, f.field)
+			}
+		}
+	}
+	return b, nil
+}
+
+func matchesAny(glob string, names []string) bool {
+	for _, n := range names {
+		if ok, _ := path.Match(glob, n); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// match is the first entry covering r's cell, or nil.
+func (b *Baseline) match(r Result) *Expectation {
+	for _, x := range b.Expected {
+		s, _ := path.Match(x.Server, r.Server)
+		c, _ := path.Match(x.Client, r.Client)
+		k, _ := path.Match(x.Case, r.Case)
+		if s && c && k {
+			return x
+		}
+	}
+	return nil
+}
+
+// BaselineReport is a run held against its baseline.
+type BaselineReport struct {
+	Regressions  []Result // failed, and no entry expects it
+	Expected     []Result // failed or flaky as an entry says
+	NewlyPassing []Result // passed where an entry says fail: remove it from the baseline
+}
+
+// Compare holds results against the baseline. Unsupported cells count for nothing; a flaky entry
+// accepts either outcome.
+func (b *Baseline) Compare(results []Result) BaselineReport {
+	var rep BaselineReport
+	for _, r := range results {
+		x := b.match(r)
+		switch {
+		case r.Result == Unsupported:
+		case r.Result == Failed && x == nil:
+			rep.Regressions = append(rep.Regressions, r)
+		case r.Result == Failed || (x != nil && x.Status == ExpectFlaky):
+			rep.Expected = append(rep.Expected, r)
+		case x != nil && x.Status == ExpectFail:
+			rep.NewlyPassing = append(rep.NewlyPassing, r)
+		}
+	}
+	return rep
+}
+
+// WriteBaseline writes a baseline from a run: one entry per failed cell (flaky when its
+// repetitions disagreed), keeping the reason an old entry gave, and the old entries that cover
+// no cell of this run (cells it did not run).
+func WriteBaseline(file string, results []Result, old *Baseline) error {
+	b := Baseline{}
+	covered := map[*Expectation]bool{}
+	for _, r := range results {
+		var x *Expectation
+		if old != nil {
+			x = old.match(r)
+			covered[x] = true
+		}
+		if r.Result != Failed && !r.Flaky() {
+			continue
+		}
+		e := &Expectation{Server: r.Server, Client: r.Client, Case: r.Case, Status: ExpectFail, Reason: oneLine(r.Reason)}
+		if r.Flaky() {
+			e.Status = ExpectFlaky
+		}
+		if x != nil {
+			e.Reason = x.Reason
+		}
+		b.Expected = append(b.Expected, e)
+	}
+	if old != nil {
+		for _, x := range old.Expected {
+			if !covered[x] {
+				b.Expected = append(b.Expected, x)
+			}
+		}
+	}
+	sort.SliceStable(b.Expected, func(i, j int) bool {
+		a, c := b.Expected[i], b.Expected[j]
+		return a.Server+"|"+a.Client+"|"+a.Case < c.Server+"|"+c.Client+"|"+c.Case
+	})
+	var buf bytes.Buffer
+	buf.WriteString("# Cells expected to fail or to flake, each with the finding that explains it (written by\n" +
+		"# `make baseline`; edit the reasons). A run fails only on a failed cell no entry expects; an\n" +
+		"# entry that matches no cell of the suite is an error. server/client/case are globs.\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(b); err != nil {
+		return err
+	}
+	return os.WriteFile(file, buf.Bytes(), 0o644)
+}
+
+// oneLine keeps a reason to one line of reasonable length.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 240 {
+		s = s[:237] + "..."
+	}
+	return s
+}
