@@ -7,8 +7,18 @@ OUT ?= out
 WIRELAB := $(OUT)/bin/wirelab
 GO_SOURCES := $(shell find cmd internal images -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
+# The dashboard (make report, and at the end of interop, h2, grpcweb, fuzz and coverage, whatever
+# the suite's outcome): RUNS=quic/ID,h2/ID picks runs, DIFF=quic/ID|none the run to compare with,
+# TRACES=all|failed|none the cells that get a packet list and a time-sequence chart.
+REPORT = $(WIRELAB) report --out $(OUT) $(if $(RUNS),--runs $(RUNS)) $(if $(DIFF),--diff $(DIFF)) $(if $(TRACES),--traces $(TRACES))
+# AND_REPORT ends a suite's recipe line: the report runs after the suite, and the line exits with
+# the suite's code (the report's when the suite passed). REPORT_AFTER=0 skips it (a CI shard: the
+# merge job reports).
+REPORT_AFTER ?= 1
+AND_REPORT = ; rc=$$?; $(if $(filter 0,$(REPORT_AFTER)),r=0,$(REPORT); r=$$?); exit $$(( rc ? rc : r ))
+
 .DEFAULT_GOAL := help
-.PHONY: help setup versions images interop grpcweb grpcweb-bench baseline h2 report test clean smoke list deps sim-check fuzz-go
+.PHONY: help setup setup-browser merge versions images interop grpcweb grpcweb-bench baseline h2 report test clean smoke list deps sim-check fuzz-go
 
 help: ## list the targets with one line each
 	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
@@ -47,14 +57,17 @@ interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) quic --out $(OUT) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(SERVERS),--servers $(SERVERS)) \
 	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD))
+	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 grpcweb: setup $(WIRELAB) ## gRPC <-> gRPC-web conversion matrix (chains vs direct): CHAINS= CASES= SERVERS= CLIENTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) grpcweb --out $(OUT) $(if $(CHAINS),--chains $(CHAINS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROFILE),--profile $(PROFILE)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) \
-	  $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD))
+	  $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
+
+merge: $(WIRELAB) ## combine shard run folders (--shard i/N, same flags and seed) into one run: RUN_ID= SHARDS="DIR..." BASELINE=
+	@$(WIRELAB) merge --out $(OUT) --run-id $(RUN_ID) $(if $(BASELINE),--baseline $(BASELINE)) $(SHARDS)
 
 baseline: setup $(WIRELAB) ## write conformance/$(SUITE)/expected.yml (known failing/flaky cells, each with its reason) from a run: SUITE=quic|h2|grpcweb RUN_ID=
 	@$(WIRELAB) baseline --out $(OUT) --suite $(SUITE) --run-id $(RUN_ID)
@@ -68,17 +81,20 @@ h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control 
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) h2 --out $(OUT) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(H2SPEC),--h2spec $(H2SPEC)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD))
+	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 include fuzz/fuzz.mk coverage/coverage.mk
 
 fuzz-go: ## wirelab's Go native fuzz targets (go test -fuzz; quic-go's QPACK, our parsers): FUZZTIME=30s each
 	@OUT=$(OUT) bash fuzz/go/run.sh $(or $(FUZZTIME),30s)
 
-report: ## HTML dashboard of out/
-	@echo "make report: not implemented yet"; exit 2
+report: $(WIRELAB) ## HTML dashboard out/report/index.html from the latest run of each suite: RUNS=quic/ID,h2/ID DIFF=quic/ID|none TRACES=all|failed|none
+	@$(REPORT)
 
-test: setup ## the test suite CI runs: vet, unit tests, image builds, integration smoke (prints stage timings)
+setup-browser: ## setup, and headless Chromium for the report's browser test (make test does it)
+	@WIRELAB_BROWSER=1 bash ci/install-deps.sh
+
+test: setup-browser ## the test suite CI runs: vet, unit tests, image builds, integration smoke (prints stage timings)
 	@OUT=$(OUT) GO=$(GO) bash ci/test.sh
 
 clean: ## remove every container/network/volume labelled by a wirelab run, and out/

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian (bookworm or trixie) machine lacks for wirelab: debootstrap (base
-# image without a registry), jq, compose v2, and TCP cubic among the congestion controls containers
+# image without a registry), jq, compose v2, chromium (WIRELAB_BROWSER=1: make test), and TCP cubic among the congestion controls containers
 # may use. `make interop` and `make test` run it before anything else, so a fresh clone needs no
 # other step. Idempotent and quiet when nothing is missing. Installing needs root on Debian: else
 # one line names the exact command to run, and it exits 3 (the CLI's "environment" code).
@@ -25,6 +25,8 @@ if ! command -v debootstrap >/dev/null && ! docker image inspect wirelab/rootfs:
 fi
 command -v jq >/dev/null || missing+=(jq) # coverage/test.sh reads the coverage summaries with jq
 compose_v2 || missing+=(docker-compose)
+# make test drives the HTML report in headless Chromium (chromedp); the suites do not need it.
+[ "${WIRELAB_BROWSER:-}" = 1 ] && ! command -v chromium >/dev/null && missing+=(chromium)
 
 if [ ${#missing[@]} -gt 0 ]; then
   # WIRELAB_OS_RELEASE lets the setup test pose as another system.

@@ -7,7 +7,7 @@ COVERAGE_FLAGS = --out $(OUT) $(if $(TARGETS),--targets $(TARGETS)) $(if $(GATES
 
 coverage: $(WIRELAB) ## coverage gates with gcovr: replay each fuzz target's corpus in a coverage build, Go unit-test coverage; enforce coverage/gates.yml (TARGETS= GATES=)
 	@$(WIRELAB) images --out $(OUT) fuzz >/dev/null
-	@$(WIRELAB) coverage $(COVERAGE_FLAGS)
+	@$(WIRELAB) coverage $(COVERAGE_FLAGS) $(AND_REPORT)
 
 coverage-ratchet: $(WIRELAB) ## measure, then raise coverage/gates.yml to the measured values (rounded down to 0.5%); never lowers a gate
 	@$(WIRELAB) images --out $(OUT) fuzz >/dev/null

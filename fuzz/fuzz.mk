@@ -3,7 +3,7 @@
 .PHONY: fuzz fuzz-repro fuzz-merge
 
 fuzz: $(WIRELAB) ## fuzz QPACK/HTTP-3 parsers: TARGET= ENGINE=libfuzzer|afl DURATION=60s JOBS=1 (no TARGET: 20s on every target)
-	@WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET="$(TARGET)" ENGINE="$(ENGINE)" DURATION="$(DURATION)" JOBS="$(JOBS)" bash fuzz/campaign.sh
+	@WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET="$(TARGET)" ENGINE="$(ENGINE)" DURATION="$(DURATION)" JOBS="$(JOBS)" bash fuzz/campaign.sh $(AND_REPORT)
 
 fuzz-repro: $(WIRELAB) ## replay a fuzz crash and print its stack: CRASH=out/fuzz/<t>/<engine>/<run>/crashes/<id>/minimized
 	@WIRELAB=$(WIRELAB) OUT=$(OUT) CRASH="$(CRASH)" TARGET="$(TARGET)" bash fuzz/repro.sh

@@ -44,10 +44,11 @@ func runMatrix(t *testing.T, prefix string, args ...string) (int, string, []cell
 	return code, dir, readJournal(t, filepath.Join(dir, "results.jsonl"))
 }
 
-// The smoke matrix CI runs: quic-go and ngtcp2 both ways on a handful of cases.
+// The smoke matrix CI runs: quic-go and ngtcp2 both ways on a handful of cases; then the same
+// matrix in 3 shards, merged, must equal it.
 func TestIntegrationQuicSmokeMatrix(t *testing.T) {
-	code, dir, cells := runMatrix(t, "it-quic", "--seed", "7",
-		"--clients", "quic-go,ngtcp2", "--servers", "quic-go,ngtcp2", "--tests", "handshake,transfer,retry,http3")
+	args := []string{"--seed", "7", "--clients", "quic-go,ngtcp2", "--servers", "quic-go,ngtcp2", "--tests", "handshake,transfer,retry,http3"}
+	code, dir, cells := runMatrix(t, "it-quic", args...)
 	if len(cells) != 16 {
 		t.Fatalf("%d cells in results.jsonl, want 16", len(cells))
 	}
@@ -73,6 +74,7 @@ func TestIntegrationQuicSmokeMatrix(t *testing.T) {
 			t.Errorf("%s missing or empty", f)
 		}
 	}
+	checkShardsMergeToWhole(t, dir, args)
 }
 
 // A client that claims success without delivering the files must fail its cell.

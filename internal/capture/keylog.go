@@ -10,6 +10,17 @@ import (
 // when there are no secrets. tshark and editcap take one keylog: the merged one decrypts the
 // connections of both sides.
 func MergeKeylogs(cellDir string) (string, error) {
+	all := Keylogs(cellDir)
+	if len(all) == 0 {
+		return "", nil
+	}
+	path := filepath.Join(cellDir, "keys.log")
+	return path, os.WriteFile(path, all, 0o644)
+}
+
+// Keylogs returns the client's and the server's keys.log of a cell joined (nil when neither
+// wrote a secret), without writing anything.
+func Keylogs(cellDir string) []byte {
 	var all []byte
 	for _, side := range []string{"client", "server"} {
 		if b, err := os.ReadFile(filepath.Join(cellDir, side, "keys.log")); err == nil {
@@ -19,9 +30,5 @@ func MergeKeylogs(cellDir string) (string, error) {
 			}
 		}
 	}
-	if len(all) == 0 {
-		return "", nil
-	}
-	path := filepath.Join(cellDir, "keys.log")
-	return path, os.WriteFile(path, all, 0o644)
+	return all
 }

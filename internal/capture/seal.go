@@ -6,7 +6,7 @@
 package capture
 
 import (
-	"encoding/binary"
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,42 +83,28 @@ func Verify(dir string, names ...string) error {
 	return nil
 }
 
-// Count walks a classic pcap's record headers and returns its record count and size; a file
-// that ends inside a record is an error naming the file.
+// Count walks a classic pcap's records and returns its record count and size; a file that ends
+// inside a record is an error naming the file.
 func Count(path string) (FileSeal, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return FileSeal{}, err
 	}
 	defer f.Close()
-	var hdr [24]byte
-	if _, err := io.ReadFull(f, hdr[:]); err != nil {
-		return FileSeal{}, fmt.Errorf("%s: pcap header: %v", path, err)
-	}
-	var order binary.ByteOrder
-	switch binary.LittleEndian.Uint32(hdr[:]) {
-	case 0xa1b2c3d4, 0xa1b23c4d:
-		order = binary.LittleEndian
-	case 0xd4c3b2a1, 0x4d3cb2a1:
-		order = binary.BigEndian
-	default:
-		return FileSeal{}, fmt.Errorf("%s: not a pcap file (magic %x)", path, hdr[:4])
+	r, err := NewPcapReader(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		return FileSeal{}, fmt.Errorf("%s: %v", path, err)
 	}
 	st := FileSeal{Bytes: 24}
-	var rec [16]byte
 	for {
-		n, err := io.ReadFull(f, rec[:])
+		rec, err := r.Next()
 		if err == io.EOF {
 			return st, nil
 		}
 		if err != nil {
-			return st, fmt.Errorf("%s: record %d: header cut after %d bytes", path, st.Records+1, n)
-		}
-		incl := int64(order.Uint32(rec[8:]))
-		if skipped, err := io.CopyN(io.Discard, f, incl); err != nil {
-			return st, fmt.Errorf("%s: record %d: %d of %d bytes", path, st.Records+1, skipped, incl)
+			return st, fmt.Errorf("%s: %v", path, err)
 		}
 		st.Records++
-		st.Bytes += 16 + incl
+		st.Bytes += 16 + int64(len(rec.Data))
 	}
 }

@@ -34,6 +34,7 @@ type env struct {
 	stdout, stderr io.Writer
 	root           string
 	docker         *docker.CLI
+	merging        bool // wirelab merge runs a suite over merged shard results (no cell runs)
 }
 
 func commands() []command {
@@ -47,9 +48,10 @@ func commands() []command {
 		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
 		{"h2", "HTTP/2 conformance matrix: server x section (h2spec, own flow-control cases) through the sim (make h2)", runH2},
 		{"grpcweb", "gRPC <-> gRPC-web conversion matrix: chain x server x client x case, each chain compared with direct (make grpcweb)", runGrpcweb},
+		{"merge", "combine --shard i/N run folders into one run: result.json, junit.xml and the table as an unsharded run writes them", runMerge},
 		{"baseline", "write a suite's known findings (conformance/<suite>/expected.yml) from a run's failed cells (make baseline)", runBaseline},
 		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},
-		{"report", "HTML dashboard from out/", notYet("the report")},
+		{"report", "HTML dashboard out/report/index.html from the runs under out/ (make report)", runReport},
 	}
 }
 
@@ -128,12 +130,6 @@ func exitCode(err error) int {
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
-
-func notYet(where string) func(context.Context, *env, []string) error {
-	return func(context.Context, *env, []string) error {
-		return badInputf("not implemented yet (comes with %s)", where)
-	}
-}
 
 // findRoot locates the wirelab checkout: $WIRELAB_ROOT, else the nearest folder upwards holding
 // both images/ and compose/.

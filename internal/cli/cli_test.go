@@ -74,7 +74,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"smoke", "-j", "0"},
 		{"clean", "--run-id", "../x"},
 		{"images", "nosuchimage"},
-		{"fuzz"}, {"coverage"}, {"report"}, {"h2"}, {"grpcweb"},
+		{"fuzz"}, {"coverage"}, {"h2"}, {"grpcweb"},
+		{"report", "--runs", "quic/nosuch"}, {"report", "--traces", "some"}, {"report", "--diff", "ftp/x"},
 	} {
 		code, _, errOut := wl(args...)
 		if code != ExitBadInput || errOut == "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

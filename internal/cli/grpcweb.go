@@ -94,7 +94,7 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 	}
 	link := resolved.Initial()
 
-	mr, err := e.startMatrix(ctx, *opts)
+	mr, err := e.startMatrix(ctx, mf, seed)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,10 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "grpcweb: run %s, seed %d: %d chains, %d cases, %d cells on %s, -j %d -> %s\n",
 		r.ID, seed, len(m.Chains), len(m.Cases), len(m.Cells()), *profileFlag, r.Jobs, r.Dir)
-	plan, only := mf.shardPlan(e.stdout, runner.PlanCells(m))
+	plan, only, err := mf.shardPlan(e.stdout, runner.PlanCells(m), done)
+	if err != nil {
+		return err
+	}
 	runner.Only = only
 	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs,
 		matrix.LoadHistory(filepath.Join(opts.Out, "grpcweb"))), r.Dir)

@@ -83,7 +83,7 @@ func runH2(ctx context.Context, e *env, args []string) error {
 		rtts[ref] = link.ToClient.Delay + link.ToServer.Delay
 	}
 
-	m, err := e.startMatrix(ctx, *opts)
+	m, err := e.startMatrix(ctx, mf, seed)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,10 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	r, ctx, done := m.Run, m.ctx, m.done
 	fmt.Fprintf(e.stdout, "h2: run %s, seed %d: %d servers x %d sections on %s, -j %d -> %s\n",
 		r.ID, seed, len(servers), len(sections), *profileFlag, r.Jobs, r.Dir)
-	plan, only := mf.shardPlan(e.stdout, h2suite.PlanCells(servers, sections))
+	plan, only, err := mf.shardPlan(e.stdout, h2suite.PlanCells(servers, sections), done)
+	if err != nil {
+		return err
+	}
 	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs,
 		matrix.LoadHistory(filepath.Join(opts.Out, "h2"))), r.Dir)
 	start := time.Now()

@@ -25,6 +25,8 @@ type matrixFlags struct {
 	baseline *string
 	shard    *string
 	part     *matrix.Shard // --shard parsed by check
+	fs       *flagSet      // the parsed flags, recorded in run.json for wirelab merge
+	merging  bool          // wirelab merge re-summarizes shards' results: no cell may run
 }
 
 func (f *flagSet) matrixFlags(suite, repeatHelp string) matrixFlags {
@@ -35,17 +37,21 @@ func (f *flagSet) matrixFlags(suite, repeatHelp string) matrixFlags {
 		repeat: f.Int("repeat", 1, repeatHelp),
 		shard: f.String("shard", "", "run only part `i/N` of the matrix (N machines at once; parts balanced by the cases' "+
 			"typical seconds, the same on every machine)"),
-		part: &matrix.Shard{I: 1, N: 1},
+		part: &matrix.Shard{I: 1, N: 1}, fs: f, merging: f.e.merging,
 		baseline: f.String("baseline", "", "the known findings `file`: cells expected to fail or flake (default conformance/"+suite+
 			"/expected.yml when it exists; none: every failed cell fails the run)"),
 	}
 }
 
 // shardPlan narrows the plan to this machine's part of the matrix (--shard i/N) and returns
-// the cells the runner may run (nil: all).
-func (m matrixFlags) shardPlan(w io.Writer, cells []matrix.PlanCell) ([]matrix.PlanCell, map[string]bool) {
+// the cells the runner may run (nil: all). Merging shards, no cell runs and every cell of the
+// plan must be among the results already there (done).
+func (m matrixFlags) shardPlan(w io.Writer, cells []matrix.PlanCell, done []matrix.Result) ([]matrix.PlanCell, map[string]bool, error) {
+	if m.merging {
+		return cells, map[string]bool{}, planCovered(cells, done)
+	}
 	if m.part.N == 1 {
-		return cells, nil
+		return cells, nil, nil
 	}
 	only := m.part.Pick(cells)
 	var mine []matrix.PlanCell
@@ -55,7 +61,7 @@ func (m matrixFlags) shardPlan(w io.Writer, cells []matrix.PlanCell) ([]matrix.P
 		}
 	}
 	fmt.Fprintf(w, "shard %d/%d: %d of the matrix's %d cells\n", m.part.I, m.part.N, len(mine), len(cells))
-	return mine, only
+	return mine, only, nil
 }
 
 // loadBaseline reads the suite's baseline, checked against the suite's unfiltered names (u): nil
@@ -120,11 +126,16 @@ type matrixRun struct {
 	done    []matrix.Result
 }
 
-// startMatrix starts the run (engine checked, signals handled), writes the run's certificates
-// once and opens its journal with the results already in it (--resume).
-func (e *env) startMatrix(ctx context.Context, opts run.Options) (*matrixRun, error) {
-	r, ctx, compose, err := e.startRun(ctx, opts)
+// startMatrix starts the run (engine checked, signals handled), records how it was invoked
+// (run.json), writes the run's certificates once and opens its journal with the results already
+// in it (--resume).
+func (e *env) startMatrix(ctx context.Context, mf matrixFlags, seed uint64) (*matrixRun, error) {
+	r, ctx, compose, err := e.startRun(ctx, *mf.run)
 	if err != nil {
+		return nil, err
+	}
+	if err := writeRunInfo(r.Dir, mf, seed); err != nil {
+		r.Finish()
 		return nil, err
 	}
 	m := &matrixRun{Run: r, ctx: ctx, compose: compose, certDir: filepath.Join(r.Dir, "certs")}

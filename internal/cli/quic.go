@@ -103,7 +103,7 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 			return badInputf("%v", err)
 		}
 	}
-	m, err := e.startMatrix(ctx, *opts)
+	m, err := e.startMatrix(ctx, mf, seed)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,10 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	r, ctx, done := m.Run, m.ctx, m.done
 	fmt.Fprintf(e.stdout, "quic: run %s, seed %d: %d clients x %d servers x %d cases, -j %d -> %s\n",
 		r.ID, seed, len(clients), len(servers), len(cases), r.Jobs, r.Dir)
-	plan, only := mf.shardPlan(e.stdout, quicinterop.PlanCells(clients, servers, cases))
+	plan, only, err := mf.shardPlan(e.stdout, quicinterop.PlanCells(clients, servers, cases), done)
+	if err != nil {
+		return err
+	}
 	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs, matrix.LoadHistory(filepath.Join(opts.Out, "quic"))), r.Dir)
 	start := time.Now()
 	runner := &quicinterop.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/quictrace"
@@ -114,6 +115,44 @@ func WriteUploadCSV(path string, rows []UploadRow) error {
 		return err
 	}
 	return f.Close()
+}
+
+// ReadUploadCSV reads upload.csv as WriteUploadCSV wrote it (the report shows a run's table
+// without reading its traces again). A file whose header or numbers are not upload.csv's is an
+// error naming the file and the line.
+func ReadUploadCSV(path string) ([]UploadRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(uploadHeader, ",") {
+		return nil, fmt.Errorf("%s:1: want the header %s", path, strings.Join(uploadHeader, ","))
+	}
+	var out []UploadRow
+	for i, rec := range recs[1:] {
+		var nums [8]float64
+		for k, col := range []int{3, 4, 5, 7, 8, 9, 10, 11} {
+			if rec[col] == "" && col >= 7 {
+				continue
+			}
+			if nums[k], err = strconv.ParseFloat(rec[col], 64); err != nil {
+				return nil, fmt.Errorf("%s:%d: %s %q: not a number", path, i+2, uploadHeader[col], rec[col])
+			}
+		}
+		row := UploadRow{Server: rec[0], Profile: rec[1], BDP: rec[2], H1: nums[0], H2: nums[1], Ratio: nums[2],
+			Flagged: rec[6] == "true", Note: rec[12]}
+		if rec[7] != "" {
+			row.Windows = &ServerWindows{InitialWindow: int64(nums[3]), ConnWindow: int64(nums[4]), StreamUpdates: nums[5],
+				MedianStreamIncr: nums[6], MedianUpdateGapMs: nums[7]}
+		}
+		out = append(out, row)
+	}
+	return out, nil
 }
 
 // PrintUploadTable prints the rows as the terminal's upload summary.

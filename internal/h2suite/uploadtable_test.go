@@ -62,3 +62,30 @@ func TestOpeningGrantFromTheClientsRecord(t *testing.T) {
 		t.Fatal("an HTTP/1.1 record has no grant")
 	}
 }
+
+// upload.csv reads back as it was written; a foreign file names its line.
+func TestReadUploadCSVRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	rows := []UploadRow{
+		{Server: "a", Profile: "fast", BDP: "high", H1: 100, H2: 45, Ratio: 0.45, Flagged: true,
+			Windows: &ServerWindows{InitialWindow: 65535, ConnWindow: 1 << 20, StreamUpdates: 305, MedianStreamIncr: 32768, MedianUpdateGapMs: 1.5}},
+		{Server: "b", Profile: "slow", BDP: "low", H2: 2.4, Note: "upload-slow-h1 failed: no HTTP/1.1; "},
+	}
+	p := filepath.Join(dir, "upload.csv")
+	if err := WriteUploadCSV(p, rows); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadUploadCSV(p)
+	if err != nil || len(got) != 2 || got[0].Windows == nil || *got[0].Windows != *rows[0].Windows || got[1].Windows != nil ||
+		got[0].Ratio != 0.45 || !got[0].Flagged || got[1].Note != rows[1].Note || got[1].H2 != 2.4 {
+		t.Fatalf("%v %+v", err, got)
+	}
+	os.WriteFile(p, []byte(strings.Join(uploadHeader, ",")+"\na,fast,high,x,1,1,false,,,,,,\n"), 0o644)
+	if _, err := ReadUploadCSV(p); err == nil || !strings.Contains(err.Error(), "upload.csv:2: h1_mbps") {
+		t.Fatalf("bad number: %v", err)
+	}
+	os.WriteFile(p, []byte("chain,server\n"), 0o644)
+	if _, err := ReadUploadCSV(p); err == nil || !strings.Contains(err.Error(), "upload.csv:1") {
+		t.Fatalf("bad header: %v", err)
+	}
+}

@@ -2,8 +2,11 @@ package matrix
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 )
@@ -36,14 +39,68 @@ func ReadResults(path string) ([]Result, error) {
 	return out, nil
 }
 
-// OpenJournal opens (appending) path and returns the results already in it.
+// ReadJournal reads a results.jsonl file for readers that must not guess (the report): every
+// line must be a result, else the error names the file and the line. Only a last line without
+// its newline (a run killed while writing it) is left out, as ReadResults leaves it out.
+func ReadJournal(path string) ([]Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Result
+	br := bufio.NewReaderSize(f, 1<<16)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return out, nil // an empty rest, or a line cut before its newline
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r Result
+		if err := json.Unmarshal(line, &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a result: %v", path, n, err)
+		}
+		switch {
+		case r.Result != Succeeded && r.Result != Failed && r.Result != Unsupported:
+			return nil, fmt.Errorf("%s:%d: result %q: want succeeded, failed or unsupported", path, n, r.Result)
+		case r.Server == "" || r.Case == "":
+			return nil, fmt.Errorf("%s:%d: a result without server or case", path, n)
+		}
+		out = append(out, r)
+	}
+}
+
+// OpenJournal opens (appending) path and returns the results already in it. A last line cut
+// before its newline (the run was killed while writing it) is cut off first, so the next
+// result starts a line of its own instead of being glued to the fragment.
 func OpenJournal(path string) (*Journal, []Result, error) {
 	done, _ := ReadResults(path) // a missing file is a new run
+	if err := cutUnterminated(path); err != nil {
+		return nil, nil, err
+	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, nil, err
 	}
 	return &Journal{f: f, path: path}, done, nil
+}
+
+// cutUnterminated truncates path after its last newline (nothing when it ends in one, is empty
+// or does not exist).
+func cutUnterminated(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 || data[len(data)-1] == '\n' {
+		return nil
+	}
+	if err := os.Truncate(path, int64(bytes.LastIndexByte(data, '\n')+1)); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // Add writes one result line and syncs it. A write that fails (a full disk) is cut back to

@@ -103,3 +103,49 @@ func TestDiskRoomOfAMissingFolderIsAnError(t *testing.T) {
 		t.Fatal("a missing folder has room?")
 	}
 }
+
+// A resume after a kill mid-line: the fragment is cut off, so the next result is a line of its
+// own (before, it was glued to the fragment and both were lost to every reader).
+func TestJournalResumeAfterACutLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "results.jsonl")
+	os.WriteFile(p, []byte(`{"server":"s","client":"c","case":"handshake","result":"succeeded"}`+"\n"+`{"server":"s","cli`), 0o644)
+	j, done, err := OpenJournal(p)
+	if err != nil || len(done) != 1 {
+		t.Fatal(err, done)
+	}
+	j.Add(Result{Server: "s", Client: "c", Case: "retry", Result: Failed})
+	j.Close()
+	rs, err := ReadJournal(p)
+	if err != nil || len(rs) != 2 || rs[1].Case != "retry" {
+		t.Fatalf("%v %+v", err, rs)
+	}
+}
+
+// ReadJournal names the file and the line of anything that is not a result; a last line cut
+// before its newline is left out.
+func TestReadJournalStrict(t *testing.T) {
+	dir := t.TempDir()
+	good := `{"server":"s","client":"c","case":"handshake","result":"succeeded"}` + "\n"
+	for _, c := range []struct{ name, body, want string }{
+		{"cut.jsonl", good + `{"server":"s"`, ""},
+		{"garbage.jsonl", good + "\n" + `{"server":"s",` + "\n" + good, "garbage.jsonl:3: not a result"},
+		{"word.jsonl", good + `{"server":"s","case":"x","result":"passed"}` + "\n", `word.jsonl:2: result "passed"`},
+		{"noserver.jsonl", `{"case":"x","result":"failed"}` + "\n", "noserver.jsonl:1: a result without server"},
+	} {
+		p := filepath.Join(dir, c.name)
+		os.WriteFile(p, []byte(c.body), 0o644)
+		rs, err := ReadJournal(p)
+		if c.want == "" {
+			if err != nil || len(rs) != 1 {
+				t.Errorf("%s: %v %+v", c.name, err, rs)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	if _, err := ReadJournal(filepath.Join(dir, "missing.jsonl")); err == nil {
+		t.Error("a missing file read without error")
+	}
+}

@@ -15,20 +15,28 @@ func mean(xs []float64) float64 {
 	return sum / float64(len(xs))
 }
 
+// MeanStddev is the mean of values and their sample standard deviation (0 for one value).
+func MeanStddev(values []float64) (m, sd float64) {
+	if len(values) == 0 {
+		return 0, 0
+	}
+	m = mean(values)
+	var sq float64
+	for _, v := range values {
+		sq += (v - m) * (v - m)
+	}
+	if len(values) > 1 {
+		sd = math.Sqrt(sq / float64(len(values)-1))
+	}
+	return m, sd
+}
+
 // measurementDetails is upstream's details text: the mean and standard deviation in kbps.
 func measurementDetails(values []float64) string {
 	if len(values) == 0 {
 		return ""
 	}
-	var sq float64
-	m := mean(values)
-	for _, v := range values {
-		sq += (v - m) * (v - m)
-	}
-	sd := 0.0
-	if len(values) > 1 {
-		sd = math.Sqrt(sq / float64(len(values)-1))
-	}
+	m, sd := MeanStddev(values)
 	return fmt.Sprintf("%.0f (± %.0f) kbps", m, sd)
 }
 

@@ -55,14 +55,39 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 	for _, c := range cases {
 		byCase[c.Name] = c
 	}
-	compliant := r.complianceProbes(ctx, clients, servers)
+	cells := Cells(clients, servers, cases)
+	pc, ps := r.toRun(cells, done, impls)
+	compliant := r.complianceProbes(ctx, pc, ps)
 	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only, Details: "goodput "}
-	return m.Run(ctx, Cells(clients, servers, cases), done, func(ctx context.Context, cell matrix.Cell) matrix.Result {
+	return m.Run(ctx, cells, done, func(ctx context.Context, cell matrix.Cell) matrix.Result {
 		if why := joinReasons(compliant[cell.Server+"/server"], compliant[cell.Client+"/client"]); why != "" {
 			return matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Abbr: cell.Abbr, Result: matrix.Failed, Reason: why}
 		}
 		return r.runCell(ctx, impls[cell.Server], impls[cell.Client], byCase[cell.Case])
 	})
+}
+
+// toRun is the clients and servers of the cells left to run (not done, in this shard): only
+// they need the compliance probe (a resumed or merged run with nothing left probes nothing).
+func (r *Runner) toRun(cells []matrix.Cell, done []matrix.Result, impls map[string]Impl) (clients, servers []Impl) {
+	have := map[string]bool{}
+	for _, d := range done {
+		have[d.Key()] = true
+	}
+	seen := map[string]bool{}
+	for _, c := range cells {
+		k := matrix.Result{Server: c.Server, Client: c.Client, Case: c.Case}.Key()
+		if have[k] || (r.Only != nil && !r.Only[k]) {
+			continue
+		}
+		if !seen[c.Client+"/client"] {
+			seen[c.Client+"/client"], clients = true, append(clients, impls[c.Client])
+		}
+		if !seen[c.Server+"/server"] {
+			seen[c.Server+"/server"], servers = true, append(servers, impls[c.Server])
+		}
+	}
+	return clients, servers
 }
 
 // complianceProbes starts each image in each of its roles, in the real topology, with a random

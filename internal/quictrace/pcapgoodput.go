@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/capture"
 )
 
 // GoodputFromPcap is the measurement of upstream's goodput and crosstraffic cases: the payload
@@ -35,105 +37,35 @@ func GoodputFromPcap(path string, payloadBytes int64) (kbps float64, span time.D
 
 // serverShortHeaderSpan returns the times of the first and last server short-header datagram.
 func serverShortHeaderSpan(r io.Reader) (first, last time.Time, err error) {
-	var hdr [24]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return first, last, fmt.Errorf("pcap header: %w", err)
+	pr, err := capture.NewPcapReader(r)
+	if err != nil {
+		return first, last, err
 	}
-	var bo binary.ByteOrder
-	nanos := false
-	switch m := binary.LittleEndian.Uint32(hdr[:4]); m {
-	case 0xa1b2c3d4, 0xa1b23c4d:
-		bo, nanos = binary.LittleEndian, m == 0xa1b23c4d
-	case 0xd4c3b2a1, 0x4d3cb2a1:
-		bo, nanos = binary.BigEndian, m == 0x4d3cb2a1
-	default:
-		return first, last, fmt.Errorf("not a classic pcap file (magic %#x)", m)
-	}
-	link := bo.Uint32(hdr[20:]) & 0x0fffffff
-	var rec [16]byte
-	buf := make([]byte, 0, 65536)
-	for n := 1; ; n++ {
-		if _, err := io.ReadFull(r, rec[:]); err == io.EOF {
+	for {
+		rec, err := pr.Next()
+		if err == io.EOF {
 			return first, last, nil
 		} else if err != nil {
-			return first, last, fmt.Errorf("pcap record %d: %w", n, err)
+			return first, last, err
 		}
-		caplen := bo.Uint32(rec[8:])
-		if caplen > 1<<18 {
-			return first, last, fmt.Errorf("pcap record %d: captured length %d is not plausible", n, caplen)
-		}
-		buf = buf[:caplen]
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return first, last, fmt.Errorf("pcap record %d: %w", n, err)
-		}
-		if !serverShortHeader(ipPayload(link, buf)) {
+		if !serverShortHeader(pr.IPPacket(rec.Data)) {
 			continue
 		}
-		sub := int64(bo.Uint32(rec[4:]))
-		if !nanos {
-			sub *= 1000
-		}
-		t := time.Unix(int64(bo.Uint32(rec[0:])), sub)
 		if first.IsZero() {
-			first = t
+			first = rec.Time
 		}
-		last = t
+		last = rec.Time
 	}
-}
-
-// ipPayload strips the link-layer header: the IP packet, or nil for other link types/protocols.
-func ipPayload(link uint32, b []byte) []byte {
-	var etherType uint16
-	switch link {
-	case 101: // LINKTYPE_RAW
-		return b
-	case 1: // Ethernet
-		if len(b) < 14 {
-			return nil
-		}
-		etherType, b = binary.BigEndian.Uint16(b[12:]), b[14:]
-	case 113: // Linux cooked capture
-		if len(b) < 16 {
-			return nil
-		}
-		etherType, b = binary.BigEndian.Uint16(b[14:]), b[16:]
-	default:
-		return nil
-	}
-	if etherType != 0x0800 && etherType != 0x86dd {
-		return nil
-	}
-	return b
 }
 
 // serverShortHeader reports whether ip is a UDP datagram from the server's port that carries a
-// short-header packet: first, or after coalesced long-header packets (RFC 9000 §12.2). IPv6
-// extension headers are not followed; the sim's traces have none.
+// short-header packet: first, or after coalesced long-header packets (RFC 9000 §12.2).
 func serverShortHeader(ip []byte) bool {
-	if len(ip) < 1 {
+	t, ok := capture.ParseTransport(ip)
+	if !ok || t.Proto != 17 || (t.SrcPort != ServerPort && t.SrcPort != PreferredAddressPort) || len(t.Segment) < 9 {
 		return false
 	}
-	var udp []byte
-	switch ip[0] >> 4 {
-	case 4:
-		ihl := int(ip[0]&0x0f) * 4
-		if len(ip) < ihl+8 || ip[9] != 17 {
-			return false
-		}
-		udp = ip[ihl:]
-	case 6:
-		if len(ip) < 48 || ip[6] != 17 {
-			return false
-		}
-		udp = ip[40:]
-	default:
-		return false
-	}
-	src := binary.BigEndian.Uint16(udp)
-	if (src != ServerPort && src != PreferredAddressPort) || len(udp) < 9 {
-		return false
-	}
-	return hasShortHeader(udp[8:])
+	return hasShortHeader(t.Segment[8:])
 }
 
 // hasShortHeader walks a datagram's coalesced packets: long headers (Initial, 0-RTT, Handshake

@@ -211,6 +211,25 @@ func (r *Runner) InjectSecrets(ctx context.Context, in, keylog, out string) erro
 	return nil
 }
 
+// Script runs a shell script in ONE tshark container (no network, as the calling user, so what
+// it writes is the user's) with binds mounted (`host:container[:ro]`): a batch over many traces
+// pays the container's start once. The script's standard output streams to stdout.
+func (r *Runner) Script(ctx context.Context, binds []string, script string, stdout io.Writer) error {
+	args := []string{"run", "--rm", "--network", "none", "--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid()),
+		"-e", "HOME=/tmp"}
+	for _, b := range binds {
+		args = append(args, "-v", b)
+	}
+	args = append(args, "--entrypoint", "sh", r.image(), "-c", script)
+	var errb bytes.Buffer
+	cmd := r.cli().Cmd(ctx, args...)
+	cmd.Stdout, cmd.Stderr = stdout, &errb
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("tshark batch: %v: %s", err, lastLine(errb.String()))
+	}
+	return nil
+}
+
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
