@@ -16,7 +16,7 @@ import (
 	"github.com/wirelab/wirelab/internal/quictrace"
 )
 
-// The fixture: testdata/out holds a QUIC run and an older one (a cell changed verdict, a flaky
+// The fixture: testdata/fixture-out holds a QUIC run and an older one (a cell changed verdict, a flaky
 // repeated cell, a measurement, an unsupported cell that never ran), an h2 run with upload.csv
 // and a gRPC-web run where the chain's verdicts differ from their own outcomes. The test copies
 // it, gives the runs their order (results.jsonl times) and writes the sim's traces.
@@ -91,15 +91,15 @@ func transferPkts() []pkt {
 	return ps
 }
 
-// fixture copies testdata/out into a temporary out/ with traces and the runs' order.
+// fixture copies testdata/fixture-out into a temporary out/ with traces and the runs' order.
 func fixture(t *testing.T) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out")
-	err := filepath.WalkDir("testdata/out", func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("testdata/fixture-out", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel("testdata/out", p)
+		rel, _ := filepath.Rel("testdata/fixture-out", p)
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(out, rel), 0o755)
 		}

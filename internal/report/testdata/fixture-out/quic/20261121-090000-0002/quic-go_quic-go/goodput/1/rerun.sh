@@ -1,0 +1,3 @@
+#!/bin/sh
+# this cell alone, through wirelab:
+wirelab quic --servers quic-go --clients quic-go --tests goodput --seed 7
