@@ -18,7 +18,7 @@ REPORT_AFTER ?= 1
 AND_REPORT = ; rc=$$?; $(if $(filter 0,$(REPORT_AFTER)),r=0,$(REPORT); r=$$?); exit $$(( rc ? rc : r ))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-browser merge versions images interop grpcweb grpcweb-bench baseline h2 report test clean smoke list deps sim-check fuzz-go
+.PHONY: help setup setup-browser merge versions images interop grpcweb grpcweb-bench bench baseline h2 report test clean smoke list deps sim-check fuzz-go
 
 help: ## list the targets with one line each
 	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
@@ -82,6 +82,13 @@ h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control 
 	@$(WIRELAB) h2 --out $(OUT) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(H2SPEC),--h2spec $(H2SPEC)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
+
+# Timings want the CPU: one cell at a time unless J= says otherwise.
+bench: setup $(WIRELAB) ## protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2, h3 per server and profile (bench.csv, SVG charts): SERVERS= PROTOCOLS= PROFILES= SIZES= REPS= SEED= J=1 RUN_ID= RESUME=1 QUICK=1 SHARD=i/N
+	@$(WIRELAB) images --out $(OUT)
+	@$(WIRELAB) bench --out $(OUT) $(if $(QUICK),--quick=$(QUICK)) $(if $(SERVERS),--servers $(SERVERS)) $(if $(PROTOCOLS),--protocols $(PROTOCOLS)) \
+	  $(if $(PROFILES),--profiles $(PROFILES)) $(if $(SIZES),--sizes $(SIZES)) $(if $(REPS),--reps $(REPS)) $(if $(SEED),--seed $(SEED)) \
+	  -j $(or $(J),1) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 include fuzz/fuzz.mk coverage/coverage.mk
 

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,8 @@ import (
 // The h2 smoke CI runs: on Go's net/http server, h2spec's flow-control section (6.9), every
 // one of wirelab's own cases, and a short upload over HTTP/1.1 and h2 through the fast-upload
 // profile. Go's server is known to answer "te: gzip" with a 400 and no RST_STREAM (golang/go#26321):
-// that case must fail, the other own cases pass.
+// that case must fail, the other own cases pass; conformance/h2/expected.yml (the default
+// baseline) expects it, so the run exits 0.
 func TestIntegrationH2Smoke(t *testing.T) {
 	bin := integration(t)
 	id, out := runID(t, "it-h2"), t.TempDir()
@@ -21,8 +23,11 @@ func TestIntegrationH2Smoke(t *testing.T) {
 	assertNothingLeft(t, id)
 	dir := filepath.Join(out, "h2", id)
 	cells := readJournal(t, filepath.Join(dir, "results.jsonl"))
-	if len(cells) != 13 || code != 1 {
-		t.Fatalf("%d cells, exit %d; want 13 cells and exit 1 (the te case fails)", len(cells), code)
+	if len(cells) != 13 || code != 0 {
+		t.Fatalf("%d cells, exit %d; want 13 cells and exit 0 (the te case fails, as the baseline expects; so may go-h2's timing-dependent h2spec 6.9.1/3)", len(cells), code)
+	}
+	if !regexp.MustCompile(`conformance/h2/expected.yml: \d+ failed as expected, 0 regressions`).MatchString(log) {
+		t.Error("the default baseline did not judge the run")
 	}
 	for _, c := range cells {
 		switch {

@@ -12,6 +12,8 @@
 # insecure_secrets_log (the keylog) on SSLKEYLOGFILE; POST/PUT /upload through reverse_proxy
 # (HTTP/1.1, streamed: caddy's default) to upload-sink, everything else from /www. HTTP/2 and
 # proxy settings stay at caddy's defaults: measuring those is the point.
+# TESTCASE=bench (make bench): the same config with protocols h1, h2 and h3 (caddy's default set),
+# so caddy also serves HTTP/3 on UDP 443, the same files.
 # Logs: /logs/caddy.log (errors and access), /logs/upload-sink.log.
 set -u
 
@@ -24,9 +26,10 @@ if [ "$role" != server ]; then
   if [ "$role" = client ]; then echo "caddy: no client role"; exit 127; fi
   echo "ROLE must be client or server (got '$role')" >&2; exit 1
 fi
-if [ "$testcase" != h2 ]; then
-  echo "caddy server: test case '$testcase' not supported (h2 only)"; exit 127
-fi
+case "$testcase" in
+  h2|bench) ;;
+  *) echo "caddy server: test case '$testcase' not supported (h2, bench)"; exit 127 ;;
+esac
 
 /setup.sh || exit 1
 
@@ -38,9 +41,16 @@ case "${SSLKEYLOGFILE:-}" in
   *) sed "s|@SSLKEYLOGFILE@|$SSLKEYLOGFILE|" /etc/caddy/wirelab-h2.json >"$conf" ;;
 esac
 
+protos="TCP 443 (h2, http/1.1)"
+if [ "$testcase" = bench ]; then
+  sed -i 's|"protocols": \["h1", "h2"\]|"protocols": ["h1", "h2", "h3"]|' "$conf"
+  grep -q '"h3"' "$conf" || { echo "caddy server: could not enable h3 in $conf" >&2; exit 1; }
+  protos="$protos and UDP 443 (h3)"
+fi
+
 upload-sink -listen 127.0.0.1:8081 2>>/logs/upload-sink.log &
 /wait-for-it.sh 127.0.0.1:8081 -q -t 10 || { echo "caddy server: upload-sink not listening" >&2; exit 1; }
 
-echo "caddy server: TESTCASE=$testcase, serving /www on TCP 443 (h2, http/1.1); caddy $(caddy version)"
+echo "caddy server: TESTCASE=$testcase, serving /www on $protos; caddy $(caddy version)"
 # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
 exec wirelab-serve caddy run --config "$conf" ${SERVER_PARAMS:-} 2>>/logs/caddy.log

@@ -6,6 +6,7 @@
 # Debian trixie's curl 8.14 does HTTP/3 through OpenSSL 3.5's own QUIC stack (curl -V: no ngtcp2;
 # lib/vquic/curl_osslq.c) and nghttp3. It offers ALPN h3 only (no hq-interop), so every test case
 # runs over HTTP/3. curl writes SSLKEYLOGFILE itself; the OpenSSL backend writes no qlog.
+# TESTCASE=bench: timed downloads for make bench, over HTTP/1.1, h2 or h3 (see below).
 # Not supported (127), because this backend cannot:
 # - resumption, zerortt: curl_osslq.c sets up TLS without a new-session callback, so no ticket ever
 #   reaches curl's session cache (nothing to resume, no 0-RTT); --ssl-sessions is not built in.
@@ -24,10 +25,35 @@ if [ "$role" != client ]; then
 fi
 case "$testcase" in
   handshake|transfer|http3|retry|chacha20|multiconnect|amplificationlimit) ;;
+  bench) ;;
   *) echo "curl client: test case '$testcase' not supported"; exit 127 ;;
 esac
 
 /setup.sh || exit 1
+
+# TESTCASE=bench (make bench): each URL of REQUESTS downloaded once by its own curl process, so
+# on a fresh connection, in order; CLIENT_PARAMS picks the protocol (--http1.1, --http2,
+# --http3-only) and the limit (--max-time). The body goes to /dev/null (the size is checked from
+# curl's own count); curl's timings (-w '%{json}': time_starttransfer, time_total, size_download,
+# http_version, exitcode, ...) go to /logs/bench.jsonl, one line per download, failed ones too.
+if [ "$testcase" = bench ]; then
+  read -r -a urls <<<"${REQUESTS:-}"
+  [ ${#urls[@]} -gt 0 ] || { echo "curl client: REQUESTS is empty" >&2; exit 1; }
+  /wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
+  # No qlog: OpenSSL would log every QUIC packet of a 10 MB download, work the TCP downloads
+  # it is compared with do not do (the keylog, written once per connection, stays).
+  unset QLOGDIR
+  echo "curl client: TESTCASE=bench, ${#urls[@]} download(s), ${CLIENT_PARAMS:-}; $(curl --version | head -n1)"
+  status=0
+  for u in "${urls[@]}"; do
+    echo "+ curl ${CLIENT_PARAMS:-} $u" >>"$log"
+    # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
+    curl --cacert /certs/ca.pem --silent --show-error --fail --output /dev/null \
+      --write-out '%{json}\n' ${CLIENT_PARAMS:-} "$u" >>/logs/bench.jsonl 2>>"$log" || status=1
+  done
+  echo "curl client: bench done (exit $status)"
+  exit $status
+fi
 
 read -r -a urls <<<"${REQUESTS:-}"
 if [ ${#urls[@]} -eq 0 ]; then

@@ -11,7 +11,8 @@
 # Keys: haproxy writes the TLS secrets of each request's connection as a log line in NSS key log
 # format to fd 3, which this script opens on SSLKEYLOGFILE. No qlog.
 # Logs: /logs/haproxy.log (haproxy's own), /logs/lighttpd-error.log.
-# TESTCASE=h2 is the HTTP/2 suite's server (TLS over TCP 443): run_h2.sh.
+# TESTCASE=h2 is the HTTP/2 suite's server (TLS over TCP 443): run_h2.sh. TESTCASE=bench (make
+# bench) is the same frontend also listening for QUIC on UDP 443 (h3): run_h2.sh too.
 set -u
 
 role=${ROLE:-}
@@ -23,7 +24,7 @@ if [ "$role" != server ]; then
   if [ "$role" = client ]; then echo "haproxy: no client role"; exit 127; fi
   echo "ROLE must be client or server (got '$role')" >&2; exit 1
 fi
-[ "$testcase" = h2 ] && exec /run_h2.sh
+case "$testcase" in h2|bench) exec /run_h2.sh ;; esac
 case "$testcase" in
   # chacha20: the server accepts what the client offers (TLS_CHACHA20_POLY1305_SHA256 is among
   # OpenSSL's default TLS 1.3 suites). resumption: TLS session tickets are on by default.

@@ -2,7 +2,8 @@
 # The haproxy image's HTTP/2 server role (TESTCASE=h2; run_endpoint.sh hands over to this script
 # after its ROLE check): haproxy terminates TLS on TCP 443 with ALPN h2 and http/1.1 and forwards
 # over HTTP/1.1 to lighttpd (files) and upload-sink (/upload) on loopback. Config:
-# /etc/haproxy/haproxy-h2.cfg.
+# /etc/haproxy/haproxy-h2.cfg. TESTCASE=bench (make bench) sets WIRELAB_BENCH, which adds QUIC
+# listeners (ALPN h3) on UDP 443 to the same frontend.
 # Keys: haproxy writes the TLS secrets of each request's connection as a log line in NSS key log
 # format to fd 3, which this script opens on SSLKEYLOGFILE.
 # Logs: /logs/haproxy.log, /logs/lighttpd-error.log, /logs/upload-sink.log.
@@ -13,6 +14,8 @@ log=/logs/haproxy.log
 
 # IPv6 only where the container has an address (bind would fail otherwise).
 if ip -o -6 addr show scope global | grep -q inet6; then export WIRELAB_IPV6=1; fi
+protos="TCP 443 (h2, http/1.1)"
+if [ "${TESTCASE:-}" = bench ]; then export WIRELAB_BENCH=1; protos="$protos and UDP 443 (h3)"; fi
 
 # haproxy wants certificate chain and key in one file; /certs is read-only.
 install -d -m 700 /run/haproxy
@@ -27,6 +30,6 @@ for port in 8080 8081; do
 done
 
 exec 3>>"${SSLKEYLOGFILE:-/dev/null}"
-echo "haproxy server: TESTCASE=h2, serving /www on TCP 443 (h2, http/1.1); $(haproxy -v | head -n1)"
+echo "haproxy server: TESTCASE=${TESTCASE:-h2}, serving /www on $protos; $(haproxy -v | head -n1)"
 # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
 exec wirelab-serve haproxy -db -f /etc/haproxy/haproxy-h2.cfg ${SERVER_PARAMS:-} 2>>"$log"

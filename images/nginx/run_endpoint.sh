@@ -12,7 +12,8 @@
 #   lab decrypts the trace with the client's keylog (the cell's keys.log merges both sides).
 # Also 127: ecn (nginx sets no ECN marks), v2 (QUIC v1 only), connectionmigration (no preferred
 # address), versionnegotiation. nginx writes no qlog. Logs: /logs/nginx-{error,access}.log.
-# TESTCASE=h2 is the HTTP/2 suite's server (TLS over TCP 443): run_h2.sh.
+# TESTCASE=h2 is the HTTP/2 suite's server (TLS over TCP 443): run_h2.sh. TESTCASE=bench (make
+# bench) is the same server also listening for QUIC on UDP 443 (h3): run_h2.sh too.
 set -u
 
 role=${ROLE:-}
@@ -24,7 +25,7 @@ if [ "$role" != server ]; then
   if [ "$role" = client ]; then echo "nginx: no client role"; exit 127; fi
   echo "ROLE must be client or server (got '$role')" >&2; exit 1
 fi
-[ "$testcase" = h2 ] && exec /run_h2.sh
+case "$testcase" in h2|bench) exec /run_h2.sh ;; esac
 case "$testcase" in
   # chacha20: the server accepts what the client offers (OpenSSL's default TLS 1.3 suites include
   # TLS_CHACHA20_POLY1305_SHA256). resumption: session tickets are on by default.

@@ -2,6 +2,8 @@
 # The nginx image's HTTP/2 server role (TESTCASE=h2; run_endpoint.sh hands over to this script
 # after its ROLE check): TLS on TCP 443 with ALPN h2 and http/1.1, /www by path, /upload counted
 # by upload-sink behind proxy_pass. Config: /etc/nginx/h2.conf.
+# TESTCASE=bench (make bench) adds "listen 443 quic" to the same server: h3 over UDP 443 next to
+# h2 and http/1.1 over TCP 443, the same files (nginx's http3 directive is on by default).
 # Keys: none (nginx 1.26 has no keylog directive, Debian's libssl ignores SSLKEYLOGFILE); a trace
 # is decrypted with the client's keylog.
 # Logs: /logs/nginx-{error,access}.log, /logs/upload-sink.log.
@@ -13,11 +15,17 @@ set -u
   echo "listen 443 ssl;"
   # IPv6 only where the container has an address (bind would fail otherwise).
   if ip -o -6 addr show scope global | grep -q inet6; then echo "listen [::]:443 ssl;"; fi
+  if [ "${TESTCASE:-}" = bench ]; then
+    echo "listen 443 quic;"
+    if ip -o -6 addr show scope global | grep -q inet6; then echo "listen [::]:443 quic;"; fi
+  fi
 } >/etc/nginx/wirelab-h2-listen.conf
 
 upload-sink -listen 127.0.0.1:8081 2>>/logs/upload-sink.log &
 /wait-for-it.sh 127.0.0.1:8081 -q -t 10 || { echo "nginx server: upload-sink not listening" >&2; exit 1; }
 
-echo "nginx server: TESTCASE=h2, serving /www on TCP 443 (h2, http/1.1); $(nginx -v 2>&1)"
+protos="TCP 443 (h2, http/1.1)"
+[ "${TESTCASE:-}" = bench ] && protos="$protos and UDP 443 (h3)"
+echo "nginx server: TESTCASE=${TESTCASE:-h2}, serving /www on $protos; $(nginx -v 2>&1)"
 # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
 exec wirelab-serve nginx -c /etc/nginx/h2.conf ${SERVER_PARAMS:-}

@@ -48,6 +48,7 @@ func commands() []command {
 		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
 		{"h2", "HTTP/2 conformance matrix: server x section (h2spec, own flow-control cases) through the sim (make h2)", runH2},
 		{"grpcweb", "gRPC <-> gRPC-web conversion matrix: chain x server x client x case, each chain compared with direct (make grpcweb)", runGrpcweb},
+		{"bench", "protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2 and h3 per server and profile (make bench)", runBench},
 		{"merge", "combine --shard i/N run folders into one run: result.json, junit.xml and the table as an unsharded run writes them", runMerge},
 		{"baseline", "write a suite's known findings (conformance/<suite>/expected.yml) from a run's failed cells (make baseline)", runBaseline},
 		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},

@@ -62,7 +62,7 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 			runSuite = c.run
 		}
 	}
-	if runSuite == nil || !slices.Contains([]string{"quic", "h2", "grpcweb"}, suite) {
+	if runSuite == nil || !slices.Contains([]string{"quic", "h2", "grpcweb", "bench"}, suite) {
 		_ = os.RemoveAll(target)
 		return badInputf("%s: suite %q is not a matrix suite", filepath.Join(dirs[0], runInfoFile), suite)
 	}

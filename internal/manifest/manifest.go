@@ -75,6 +75,7 @@ func (e *Error) Error() string {
 var suiteRoles = map[string][]string{
 	"quic":    {"client", "server"},
 	"h2":      {"client", "server"},
+	"bench":   {"client", "server"}, // make bench: download times over HTTP/1.1, h2 and h3
 	"grpcweb": {"client", "server", "converter", "probe", "conformance"},
 	"tool":    nil,
 }
@@ -155,7 +156,7 @@ func (m *Manifest) validate() error {
 	for _, suite := range sortedKeys(m.ALPN) {
 		known, ok := alpnBySuite[suite]
 		if !ok {
-			return bad("alpn."+suite, "only the quic and h2 suites negotiate ALPN here")
+			return bad("alpn."+suite, "only the quic, h2 and bench suites negotiate ALPN here")
 		}
 		if len(m.ALPN[suite]) == 0 {
 			return bad("alpn."+suite, "empty list")
@@ -273,8 +274,9 @@ func or(s, def string) string {
 // cases speak hq-interop or h3; an h2 server speaks h2 and, unless it says otherwise, http/1.1
 // (the upload baseline).
 var alpnBySuite = map[string]map[string]bool{
-	"quic": {"hq-interop": true, "h3": true},
-	"h2":   {"h2": true, "http/1.1": true},
+	"quic":  {"hq-interop": true, "h3": true},
+	"h2":    {"h2": true, "http/1.1": true},
+	"bench": {"http/1.1": true, "h2": true, "h3": true},
 }
 
-var alpnNames = map[string]string{"quic": "hq-interop or h3", "h2": "h2 or http/1.1"}
+var alpnNames = map[string]string{"quic": "hq-interop or h3", "h2": "h2 or http/1.1", "bench": "http/1.1, h2 or h3"}

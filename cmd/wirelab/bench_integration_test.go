@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelab/wirelab/internal/benchsuite"
+)
+
+// make bench QUICK=1, the short set of conformance/bench/bench.yml (nginx; lte and simple-p2p;
+// 1 KB and 1 MB; 2 repetitions): every server x protocol x profile x size has its bench.csv row
+// with both repetitions verified and positive times, every chart exists and is XML, and the
+// report shows the Bench section. Shape and completeness only: timings are the machine's.
+func TestIntegrationBenchQuick(t *testing.T) {
+	bin := integration(t)
+	id, out := runID(t, "it-bench"), t.TempDir()
+	code, log := wirelab(t, bin, "bench", "--quick", "--run-id", id, "--out", out, "--seed", "7")
+	t.Log(log)
+	assertNothingLeft(t, id)
+	if code != 0 {
+		t.Fatalf("bench --quick exit %d", code)
+	}
+	cfg, err := benchsuite.Load("../../conformance/bench/bench.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := cfg.Quick
+	dir := filepath.Join(out, "bench", id)
+	rows, err := benchsuite.ReadCSV(filepath.Join(dir, "bench.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]benchsuite.Row{}
+	for _, r := range rows {
+		got[r.Server+"|"+r.Protocol+"|"+r.Profile+"|"+r.Size] = r
+	}
+	want := 0
+	for _, s := range q.Servers {
+		for _, p := range cfg.Protocols {
+			for _, prof := range q.Profiles {
+				for _, size := range q.Sizes {
+					want++
+					k := s + "|" + p.Name + "|" + prof + "|" + size
+					r, ok := got[k]
+					switch {
+					case !ok:
+						t.Errorf("bench.csv has no row %s", k)
+					case r.Reps != q.Repetitions || len(r.Seeds) != q.Repetitions:
+						t.Errorf("%s: %d repetitions, %d seeds, want %d: %s", k, r.Reps, len(r.Seeds), q.Repetitions, r.Note)
+					case !(r.Time.Median > 0 && r.TTFBMedian > 0 && r.Time.Min > 0 && r.TTFBMedian <= r.Time.Max):
+						t.Errorf("%s: times %+v, ttfb %v", k, r.Time, r.TTFBMedian)
+					}
+				}
+			}
+		}
+	}
+	if len(rows) != want {
+		t.Errorf("bench.csv has %d rows, want %d", len(rows), want)
+	}
+	for _, c := range benchsuite.ChartSet(rows, nil) {
+		data, err := os.ReadFile(filepath.Join(dir, c.File))
+		if err != nil {
+			t.Errorf("chart %s: %v", c.File, err)
+			continue
+		}
+		if err := wellFormed(data); err != nil || !bytes.HasPrefix(data, []byte("<svg")) {
+			t.Errorf("chart %s is not SVG: %v", c.File, err)
+		}
+	}
+	for _, f := range []string{"results.jsonl", "junit.xml", "result.json", "nginx_curl-h3/lte/bench.json", "nginx_curl-h2/lte/2/rerun.sh",
+		"nginx_curl-h1/simple-p2p/1/client/bench.jsonl", "nginx_curl-h3/simple-p2p/2/sim/trace_node_right.pcap"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty", f)
+		}
+	}
+	if code, rlog := wirelab(t, bin, "report", "--out", out, "--traces", "none"); code != 0 {
+		t.Fatalf("report exit %d:\n%s", code, rlog)
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "report", "index.html"))
+	if !strings.Contains(string(index), `<section id="bench">`) || !strings.Contains(string(index), "median download time vs object size on lte") {
+		t.Error("the report has no Bench section with the run's charts")
+	}
+}
+
+func wellFormed(data []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package benchsuite
+
+import (
+	"strings"
+	"testing"
+)
+
+func loadRepo(t *testing.T) *Config {
+	t.Helper()
+	c, err := Load("../../conformance/bench/bench.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+var testServers = []Server{
+	{Name: "caddy", Image: "wirelab/caddy:latest", ALPN: []string{"http/1.1", "h2", "h3"}},
+	{Name: "go-h2", Image: "wirelab/go-h2:latest", ALPN: []string{"http/1.1", "h2"}},
+	{Name: "nginx", Image: "wirelab/nginx:latest", ALPN: []string{"http/1.1", "h2", "h3"}},
+}
+
+// The repository's bench file is the testbed: four sizes, three protocols, the six
+// access profiles and the loss sweep lossy-0..8.
+func TestRepoBenchFile(t *testing.T) {
+	c := loadRepo(t)
+	var sizes, profiles []string
+	for _, s := range c.Sizes {
+		sizes = append(sizes, s.Name)
+	}
+	for _, p := range c.Profiles {
+		profiles = append(profiles, p.Name)
+	}
+	if strings.Join(sizes, ",") != "1KB,100KB,1MB,10MB" || c.Repetitions < 5 || len(c.Protocols) != 3 {
+		t.Errorf("sizes %v, repetitions %d, %d protocols", sizes, c.Repetitions, len(c.Protocols))
+	}
+	if got := strings.Join(profiles, ","); got != "2g,3g,lte,wifi,satellite,simple-p2p,lossy-0,lossy-1,lossy-2,lossy-4,lossy-8" {
+		t.Errorf("profiles %s", got)
+	}
+}
+
+// The plan comes from the data: quick is the short set, flags narrow it, sizes go smallest first.
+func TestSelectPlan(t *testing.T) {
+	c := loadRepo(t)
+	p, err := c.Select(testServers, Selection{Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Servers) != 1 || p.Servers[0].Name != "nginx" || len(p.Profiles) != 2 || len(p.Sizes) != 2 || p.Repetitions != 2 {
+		t.Fatalf("quick plan: %+v", p)
+	}
+	if cells := p.Cells(); len(cells) != 6 || cells[0].Client != "curl-h1" || cells[0].Case != "lte" {
+		t.Errorf("quick cells: %+v", cells)
+	}
+	p, err = c.Select(testServers, Selection{Sizes: "10MB,1KB", Profiles: "2g,lte", Reps: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Sizes[0].Name != "1KB" || p.Repetitions != 3 || len(p.Cells()) != 3*3*2 {
+		t.Errorf("plan: sizes %v, reps %d, %d cells", p.Sizes, p.Repetitions, len(p.Cells()))
+	}
+	if on2g := p.SizesOn(p.Profiles[0]); len(on2g) != 1 || on2g[0].Name != "1KB" {
+		t.Errorf("2g skips 10MB: %v", on2g)
+	}
+	skipped := 0
+	for _, pc := range p.PlanCells(map[string]int64{"lte": 22e6}) {
+		if pc.Skip {
+			skipped++
+			if pc.Server != "go-h2" || pc.Client != "curl-h3" {
+				t.Errorf("skipped %s", pc.Label())
+			}
+		}
+	}
+	if skipped != 2 {
+		t.Errorf("%d cells skipped, want go-h2's two h3 cells", skipped)
+	}
+	for sel, want := range map[Selection]string{
+		{Profiles: "lte,5g"}: "--profiles: unknown profile \"5g\"",
+		{Sizes: "3KB"}:       "--sizes: unknown size",
+		{Servers: "apache"}:  "--servers: unknown server",
+		{Reps: -2}:           "--reps -2",
+	} {
+		if _, err := c.Select(testServers, sel); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: %v, want %q", sel, err, want)
+		}
+	}
+}
+
+func TestServes(t *testing.T) {
+	h3 := Protocol{Name: "h3", ALPN: "h3"}
+	if ok, why := testServers[1].Serves(h3); ok || !strings.Contains(why, "does not serve h3") {
+		t.Errorf("go-h2 serves h3: %v %q", ok, why)
+	}
+	if ok, _ := testServers[0].Serves(h3); !ok {
+		t.Error("caddy does not serve h3")
+	}
+}
+
+func TestDownloadLimit(t *testing.T) {
+	// 10 MB at 5 Mbit/s = 16 s; ten times that, a hundred 60 ms round trips, 30 s.
+	if got := DownloadLimit(10_000_000, 5_000_000, 60e6).Seconds(); got != 196 {
+		t.Errorf("limit %v s", got)
+	}
+}

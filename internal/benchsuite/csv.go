@@ -1,0 +1,143 @@
+package benchsuite
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/matrix"
+)
+
+// Row is one line of bench.csv: one server, protocol, profile and size over its repetitions.
+type Row struct {
+	Server, Protocol, Profile, Size string
+	Bytes                           int64
+	Reps                            int // verified downloads
+	Time                            Spread
+	TTFBMedian                      float64
+	Seeds                           []uint64
+	Note                            string // why downloads are missing
+}
+
+// Rows builds bench.csv's rows from the run's results, in the plan's order (server, protocol,
+// profile, size), reading each cell's bench.json. Unsupported cells have none; a cell whose
+// downloads failed keeps its rows with the repetitions that passed and the reason.
+func Rows(p *Plan, results []matrix.Result) []Row {
+	by := map[string]matrix.Result{}
+	for _, r := range results {
+		by[r.Key()] = r
+	}
+	var out []Row
+	for _, c := range p.Cells() {
+		res, ok := by[matrix.Result{Server: c.Server, Client: c.Client, Case: c.Case}.Key()]
+		if !ok || res.Result == matrix.Unsupported {
+			continue
+		}
+		_, pr, prof := p.lookup(c)
+		rec, err := ReadRecord(filepath.Join(res.Dir, RecordFile))
+		note := res.Reason
+		if err != nil {
+			note = err.Error()
+		}
+		for _, size := range p.SizesOn(prof) {
+			ss, seeds := rec.Samples(size.Name)
+			var total, ttfb []float64
+			for _, s := range ss {
+				total, ttfb = append(total, s.TotalMs), append(ttfb, s.TTFBms)
+			}
+			out = append(out, Row{Server: c.Server, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
+				Reps: len(ss), Time: SpreadOf(total), TTFBMedian: Median(ttfb), Seeds: seeds, Note: note})
+		}
+	}
+	return out
+}
+
+// CSVHeader is bench.csv's header.
+var CSVHeader = []string{"server", "protocol", "profile", "size", "bytes", "reps", "median_ms", "p25_ms", "p75_ms", "min_ms", "max_ms",
+	"ttfb_median_ms", "seeds", "note"}
+
+// WriteCSV writes bench.csv (times in ms; empty where no download passed; seeds space-separated).
+func WriteCSV(path string, rows []Row) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write(CSVHeader)
+	num := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	for _, r := range rows {
+		seeds := make([]string, len(r.Seeds))
+		for i, s := range r.Seeds {
+			seeds[i] = strconv.FormatUint(s, 10)
+		}
+		_ = w.Write([]string{r.Server, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
+			num(r.Time.Median), num(r.Time.P25), num(r.Time.P75), num(r.Time.Min), num(r.Time.Max), num(r.TTFBMedian),
+			strings.Join(seeds, " "), r.Note})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ReadCSV reads bench.csv as WriteCSV wrote it (the report, the integration test). A header or
+// number that is not bench.csv's is an error naming the file, the line and the column.
+func ReadCSV(path string) ([]Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(CSVHeader, ",") {
+		return nil, fmt.Errorf("%s:1: want the header %s", path, strings.Join(CSVHeader, ","))
+	}
+	var out []Row
+	for i, rec := range recs[1:] {
+		bad := func(col int) error {
+			return fmt.Errorf("%s:%d: %s %q: not a number", path, i+2, CSVHeader[col], rec[col])
+		}
+		row := Row{Server: rec[0], Protocol: rec[1], Profile: rec[2], Size: rec[3], Note: rec[13]}
+		if row.Bytes, err = strconv.ParseInt(rec[4], 10, 64); err != nil {
+			return nil, bad(4)
+		}
+		if row.Reps, err = strconv.Atoi(rec[5]); err != nil {
+			return nil, bad(5)
+		}
+		var nums [6]float64
+		for k := range nums {
+			nums[k] = math.NaN()
+			if rec[6+k] == "" {
+				continue
+			}
+			if nums[k], err = strconv.ParseFloat(rec[6+k], 64); err != nil {
+				return nil, bad(6 + k)
+			}
+		}
+		row.Time = Spread{Median: nums[0], P25: nums[1], P75: nums[2], Min: nums[3], Max: nums[4]}
+		row.TTFBMedian = nums[5]
+		for _, s := range strings.Fields(rec[12]) {
+			v, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				return nil, bad(12)
+			}
+			row.Seeds = append(row.Seeds, v)
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}

@@ -1,0 +1,184 @@
+package benchsuite
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirelab/wirelab/internal/matrix"
+)
+
+// fakeRun writes a bench.json per cell of a 1-server plan on lte and the loss sweep, with
+// download times that grow with size and loss, and returns the plan and the results.
+func fakeRun(t *testing.T) (*Plan, []matrix.Result) {
+	t.Helper()
+	c := loadRepo(t)
+	p, err := c.Select(testServers, Selection{Servers: "nginx,go-h2", Profiles: "lte,lossy-0,lossy-2", Sizes: "1KB,1MB", Reps: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var results []matrix.Result
+	for _, cell := range p.Cells() {
+		s, pr, prof := p.lookup(cell)
+		res := matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Result: matrix.Succeeded,
+			Dir: filepath.Join(dir, cell.Server+"_"+cell.Client, cell.Case)}
+		if ok, why := s.Serves(pr); !ok {
+			res.Result, res.Reason = matrix.Unsupported, why
+			results = append(results, res)
+			continue
+		}
+		rec := CellRecord{Server: s.Name, Protocol: pr.Name, Profile: prof.Name}
+		for i := 1; i <= p.Repetitions; i++ {
+			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i)}
+			for _, size := range p.Sizes {
+				ms := float64(size.Bytes)/1000 + float64(i)*10 + float64(len(prof.Name))
+				if pr.Name == "h3" {
+					ms *= 0.8
+				}
+				rep.Samples = append(rep.Samples, Sample{Size: size.Name, TTFBms: 50, TotalMs: ms})
+			}
+			rec.Reps = append(rec.Reps, rep)
+		}
+		must(t, os.MkdirAll(res.Dir, 0o755))
+		must(t, rec.Write(filepath.Join(res.Dir, RecordFile)))
+		res.Values = rec.Values(p.Sizes)
+		results = append(results, res)
+	}
+	return p, results
+}
+
+// bench.csv has one row per server, protocol, profile and size that ran, with the median and
+// spread of its repetitions and their seeds, and reads back as written.
+func TestCSVRowsAndRoundTrip(t *testing.T) {
+	p, results := fakeRun(t)
+	rows := Rows(p, results)
+	if len(rows) != (3+2)*3*2 { // nginx: 3 protocols, go-h2: 2 (no h3); 3 profiles, 2 sizes
+		t.Fatalf("%d rows", len(rows))
+	}
+	r := rows[0]
+	if r.Server != "nginx" || r.Protocol != "h1" || r.Profile != "lte" || r.Size != "1KB" || r.Reps != 3 {
+		t.Fatalf("first row %+v", r)
+	}
+	// 1 + 10i + 3 for i = 1..3: 14, 24, 34
+	if r.Time != (Spread{Median: 24, P25: 19, P75: 29, Min: 14, Max: 34}) || r.TTFBMedian != 50 || len(r.Seeds) != 3 || r.Seeds[0] != 7 {
+		t.Errorf("first row %+v", r)
+	}
+	path := filepath.Join(t.TempDir(), "bench.csv")
+	must(t, WriteCSV(path, rows))
+	back, err := ReadCSV(path)
+	if err != nil || len(back) != len(rows) || back[0].Time != r.Time || back[0].Seeds[2] != r.Seeds[2] {
+		t.Fatalf("round trip: %v %+v", err, back)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "server,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,ttfb_median_ms,seeds,note\n") {
+		t.Errorf("header: %s", strings.SplitN(string(data), "\n", 2)[0])
+	}
+	must(t, os.WriteFile(path, bytes.Replace(data, []byte(",24.00,"), []byte(",fast,"), 1), 0o644))
+	if _, err := ReadCSV(path); err == nil || !strings.Contains(err.Error(), "bench.csv:2: median_ms \"fast\"") {
+		t.Errorf("bad number: %v", err)
+	}
+}
+
+// A cell whose downloads failed keeps its rows, with the repetitions that passed and the reason.
+func TestRowsOfAFailedCell(t *testing.T) {
+	p, results := fakeRun(t)
+	results[0].Result, results[0].Reason = matrix.Failed, "1 of 3 repetitions failed; repetition 2 (seed 9): 1MB over h1: 12 bytes arrived, want 1000000"
+	rec, _ := ReadRecord(filepath.Join(results[0].Dir, RecordFile))
+	rec.Reps[1].Samples = rec.Reps[1].Samples[:1]
+	must(t, rec.Write(filepath.Join(results[0].Dir, RecordFile)))
+	rows := Rows(p, results)
+	if rows[0].Reps != 3 || rows[1].Reps != 2 || !strings.Contains(rows[1].Note, "12 bytes arrived") {
+		t.Errorf("rows %+v / %+v", rows[0], rows[1])
+	}
+}
+
+// The chart set: time vs size per profile, the h3/h2 ratio per profile, time vs loss per size;
+// every file is there and is XML.
+func TestChartsWritten(t *testing.T) {
+	p, results := fakeRun(t)
+	rows := Rows(p, results)
+	dir := t.TempDir()
+	set, err := WriteCharts(dir, rows, map[string]float64{"lossy-0": 0, "lossy-2": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, c := range set {
+		files = append(files, c.File)
+	}
+	want := "time-vs-size-lte.svg time-vs-size-lossy-0.svg time-vs-size-lossy-2.svg h3-h2-ratio-lte.svg h3-h2-ratio-lossy-0.svg " +
+		"h3-h2-ratio-lossy-2.svg time-vs-loss-1KB.svg time-vs-loss-1MB.svg"
+	if strings.Join(files, " ") != want {
+		t.Errorf("charts %s", strings.Join(files, " "))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := parseXML(data); err != nil || !bytes.Contains(data, []byte("<svg")) {
+			t.Errorf("%s: not an SVG: %v", f, err)
+		}
+		if !bytes.Contains(data, []byte("nginx h")) && !strings.HasPrefix(f, "h3-h2") {
+			t.Errorf("%s: no series", f)
+		}
+	}
+	// One sweep profile is not a sweep: no loss chart.
+	if set := ChartSet(rows, map[string]float64{"lossy-0": 0}); strings.HasPrefix(set[len(set)-1].File, "time-vs-loss") {
+		t.Errorf("loss chart from one point: %v", set)
+	}
+}
+
+func parseXML(data []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+func TestSummaryTable(t *testing.T) {
+	p, results := fakeRun(t)
+	var b bytes.Buffer
+	PrintSummary(&b, Rows(p, results))
+	out := b.String()
+	// nginx lte 1MB: h2 1000+20+3 = 1023 median, h3 0.8x: ratio 0.80
+	if !strings.Contains(out, "lte         1MB    nginx") || !strings.Contains(out, "1023 [1018-1028] / 50.0 n=3") || !strings.Contains(out, " 0.80\n") {
+		t.Errorf("table:\n%s", out)
+	}
+}
+
+func TestSummaryJSONHasNoNaN(t *testing.T) {
+	p, _ := fakeRun(t)
+	s := Summarize(p, 7, []Row{{Server: "nginx", Time: SpreadOf(nil), TTFBMedian: math.NaN()}}, nil)
+	if s.Rows[0].MedianMs != nil || s.Rows[0].TTFBMedian != nil {
+		t.Errorf("NaN in result.json: %+v", s.Rows[0])
+	}
+}
+
+func TestWriteFilesExactSizes(t *testing.T) {
+	dir := t.TempDir()
+	sizes := []Size{oneKB, {Name: "3B", Bytes: 3}, {Name: "100KB", Bytes: 100_000}}
+	must(t, WriteFiles(dir, sizes, 7))
+	a, _ := os.ReadFile(filepath.Join(dir, "1KB.bin"))
+	for _, s := range sizes {
+		if st, err := os.Stat(filepath.Join(dir, s.File())); err != nil || st.Size() != s.Bytes {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+	}
+	other := t.TempDir()
+	must(t, WriteFiles(other, sizes, 7))
+	b, _ := os.ReadFile(filepath.Join(other, "1KB.bin"))
+	if !bytes.Equal(a, b) {
+		t.Error("the same seed made other bytes")
+	}
+}

@@ -1,0 +1,183 @@
+package benchsuite
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/run"
+	"github.com/wirelab/wirelab/internal/topology"
+)
+
+// Link is what the bench needs to know of a profile: its down rate (bit/s, 0 unlimited), its
+// round trip and its random loss towards the client (for the loss chart).
+type Link struct {
+	DownRate int64
+	RTT      time.Duration
+	Loss     float64 // 0..1
+}
+
+// Runner runs the bench matrix: each server x protocol x profile cell's repetitions, each in a
+// client -- sim -- server topology of its own (compose/lab.yml), on matrix.Runner.
+type Runner struct {
+	Run         *run.Run
+	Compose     *docker.Compose
+	Root        string
+	Alloc       *topology.Allocator
+	Journal     *matrix.Journal
+	Only        map[string]bool // this shard's cells (--shard), nil: all
+	Progress    io.Writer
+	Seed        uint64
+	CertsDir    string
+	ClientImage string
+	Links       map[string]Link // by profile
+	Plan        *Plan
+	// RerunFlags are the run's narrowing flags (" --sizes 1KB,1MB --reps 2"), so a cell's rerun.sh
+	// runs what the cell ran.
+	RerunFlags string
+}
+
+// WWW is the run's folder of objects, shared (read-only) by every cell.
+func (r *Runner) WWW() string { return filepath.Join(r.Run.Dir, "www") }
+
+// RunMatrix writes the run's objects, then runs every cell not already in done; see
+// matrix.Runner.Run.
+func (r *Runner) RunMatrix(ctx context.Context, done []matrix.Result) ([]matrix.Result, error) {
+	if err := WriteFiles(r.WWW(), r.Plan.Sizes, r.Seed); err != nil {
+		return nil, err
+	}
+	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only}
+	return m.Run(ctx, r.Plan.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
+		s, p, prof := r.Plan.lookup(c)
+		return r.runCell(ctx, s, p, prof)
+	})
+}
+
+// runCell runs a cell's repetitions one after the other, each on its own seed in <cell>/<n>/,
+// and records them all in <cell>/bench.json. A repetition that fails does not stop the others
+// (their numbers still count); the cell fails with the first failure's reason.
+func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile) (res matrix.Result) {
+	start := time.Now()
+	dir := filepath.Join(r.Run.Dir, s.Name+"_"+p.Client(), prof.Name)
+	res = matrix.Result{Server: s.Name, Client: p.Client(), Case: prof.Name, Abbr: prof.Name, Result: matrix.Failed, Dir: dir}
+	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }()
+	if ok, why := s.Serves(p); !ok {
+		res.Result, res.Reason = matrix.Unsupported, why
+		return res
+	}
+	sizes := r.Plan.SizesOn(prof)
+	if len(sizes) == 0 {
+		res.Result, res.Reason = matrix.Unsupported, "the profile measures none of the sizes: "+prof.Why
+		return res
+	}
+	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch: curl appends to a repetition's bench.jsonl
+	rec := CellRecord{Server: s.Name, Protocol: p.Name, Profile: prof.Name}
+	res.Rerun = fmt.Sprintf("wirelab bench --servers %s --protocols %s --profiles %s --seed %d%s", s.Name, p.Name, prof.Name, r.Seed, r.RerunFlags)
+	for i := 1; i <= r.Plan.Repetitions && ctx.Err() == nil; i++ {
+		rep := r.runRep(ctx, s, p, prof, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
+		if ctx.Err() != nil {
+			return res // no verdict: --resume runs the cell again
+		}
+		rec.Reps = append(rec.Reps, rep)
+		if rep.Unsupported {
+			res.Result, res.Reason = matrix.Unsupported, rep.Error
+			return res
+		}
+	}
+	if err := rec.Write(filepath.Join(dir, RecordFile)); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	res.Values, res.Details = rec.Values(sizes), rec.Details(sizes)
+	res.Result, res.Reason = matrix.Succeeded, ""
+	if why := rec.FirstError(); why != "" {
+		res.Result, res.Reason = matrix.Failed, why
+	}
+	return res
+}
+
+// runRep runs one repetition's topology: sim (the profile, this repetition's seed) and server
+// first, the client once the server listens on the protocol's transport; curl downloads every
+// size on a fresh connection; after the cell is fenced its bench.jsonl is verified.
+func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
+	rep = RepRecord{Rep: i, Seed: matrix.RepeatSeed(r.Seed, i), Dir: dir}
+	link := r.Links[prof.Name]
+	var urls []string
+	limit := 30 * time.Second // containers starting
+	for _, size := range sizes {
+		urls = append(urls, "https://server4:443/"+size.File())
+		limit += DownloadLimit(size.Bytes, link.DownRate, link.RTT)
+	}
+	cell, release, err := r.Alloc.AllocateCell(ctx, r.Run, r.Compose, r.Root, dir, map[string]string{
+		"CLIENT_IMAGE": r.ClientImage, "SERVER_IMAGE": s.Image, "TESTCASE": "bench", "SERVER_TESTCASE": "bench",
+		"REQUESTS": strings.Join(urls, " "), "CLIENT_PARAMS": fmt.Sprintf("%s --max-time %.0f", p.Curl, DownloadLimit(sizes[len(sizes)-1].Bytes, link.DownRate, link.RTT).Seconds()),
+		"SIM_PROFILE": prof.Name, "SIM_SEED": strconv.FormatUint(rep.Seed, 10), "CERTS_DIR": r.CertsDir, "WWW_DIR": r.WWW(),
+		"SERVER_TCP_NO_METRICS_SAVE": "1", // each download starts TCP afresh, not from the last one's ssthresh
+	}, s.Name, p.Name, prof.Name, strconv.Itoa(i))
+	if err != nil {
+		rep.Error = err.Error()
+		return rep
+	}
+	defer release()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		rep.Error = err.Error()
+		return rep
+	}
+	_ = cell.WriteRerun(rerun)
+	defer func() {
+		if err := cell.Close(); err != nil && rep.Error == "" {
+			rep.Error = err.Error()
+		}
+	}()
+	fail := func(format string, a ...any) RepRecord {
+		rep.Error = fmt.Sprintf("repetition %d (seed %d): ", i, rep.Seed) + fmt.Sprintf(format, a...)
+		return rep
+	}
+	if err := cell.StartServer(ctx, p.Transport); err != nil {
+		if err == topology.ErrServerUnsupported {
+			rep.Unsupported = true
+		}
+		return fail("%v", err)
+	}
+	err = cell.Up(ctx)
+	code := -1
+	if err == nil {
+		code, err = cell.WaitExit(ctx, "client", limit)
+	}
+	if ctx.Err() != nil {
+		return rep
+	}
+	if state, _ := cell.State(context.Background(), "server"); !strings.HasPrefix(state, "running") {
+		return fail("the server died during the downloads (%s): %s", state, cell.LastLogLine("server"))
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	if code == 127 {
+		rep.Unsupported = true
+		return fail("the client answered 127 (test case not supported)")
+	}
+	if err := cell.Fence(ctx); err != nil {
+		return fail("%v", err)
+	}
+	ds, err := ReadDownloads(filepath.Join(dir, "client", "bench.jsonl"))
+	if err != nil {
+		return fail("%v; client exit %d: %s", err, code, cell.LastLogLine("client"))
+	}
+	for k, d := range ds {
+		if k < len(sizes) && Verify(d, sizes[k], p) == nil {
+			rep.Samples = append(rep.Samples, Sample{Size: sizes[k].Name, TTFBms: d.TimeStartTransfer * 1000, TotalMs: d.TimeTotal * 1000})
+		}
+	}
+	if err := VerifyAll(ds, sizes, p); err != nil {
+		return fail("%v", err)
+	}
+	return rep
+}
