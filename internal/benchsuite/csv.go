@@ -1,14 +1,13 @@
 package benchsuite
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/wirelab/wirelab/internal/csvfile"
 	"github.com/wirelab/wirelab/internal/matrix"
 )
 
@@ -62,52 +61,34 @@ var CSVHeader = []string{"server", "protocol", "profile", "size", "bytes", "reps
 
 // WriteCSV writes bench.csv (times in ms; empty where no download passed; seeds space-separated).
 func WriteCSV(path string, rows []Row) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	_ = w.Write(CSVHeader)
 	num := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
 		}
 		return strconv.FormatFloat(v, 'f', 2, 64)
 	}
+	recs := make([][]string, 0, len(rows))
 	for _, r := range rows {
 		seeds := make([]string, len(r.Seeds))
 		for i, s := range r.Seeds {
 			seeds[i] = strconv.FormatUint(s, 10)
 		}
-		_ = w.Write([]string{r.Server, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
+		recs = append(recs, []string{r.Server, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
 			num(r.Time.Median), num(r.Time.P25), num(r.Time.P75), num(r.Time.Min), num(r.Time.Max), num(r.TTFBMedian),
 			strings.Join(seeds, " "), r.Note})
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return csvfile.Write(path, CSVHeader, recs)
 }
 
 // ReadCSV reads bench.csv as WriteCSV wrote it (the report, the integration test). A header or
 // number that is not bench.csv's is an error naming the file, the line and the column.
 func ReadCSV(path string) ([]Row, error) {
-	f, err := os.Open(path)
+	recs, err := csvfile.Read(path, CSVHeader)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(CSVHeader, ",") {
-		return nil, fmt.Errorf("%s:1: want the header %s", path, strings.Join(CSVHeader, ","))
-	}
 	var out []Row
-	for i, rec := range recs[1:] {
+	for i, rec := range recs {
 		bad := func(col int) error {
 			return fmt.Errorf("%s:%d: %s %q: not a number", path, i+2, CSVHeader[col], rec[col])
 		}

@@ -2,7 +2,6 @@ package h2suite
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,8 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/wirelab/wirelab/internal/csvfile"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/quictrace"
 )
@@ -94,47 +93,29 @@ var uploadHeader = []string{"server", "profile", "bdp", "h1_mbps", "h2_mbps", "h
 
 // WriteUploadCSV writes upload.csv: one row per server and profile.
 func WriteUploadCSV(path string, rows []UploadRow) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	_ = w.Write(uploadHeader)
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	recs := make([][]string, 0, len(rows))
 	for _, r := range rows {
 		rec := []string{r.Server, r.Profile, r.BDP, num(r.H1), num(r.H2), num(r.Ratio), strconv.FormatBool(r.Flagged), "", "", "", "", "", r.Note}
 		if w := r.Windows; w != nil {
 			rec[7], rec[8], rec[9], rec[10], rec[11] = strconv.FormatInt(w.InitialWindow, 10), strconv.FormatInt(w.ConnWindow, 10),
 				num(w.StreamUpdates), num(w.MedianStreamIncr), num(w.MedianUpdateGapMs)
 		}
-		_ = w.Write(rec)
+		recs = append(recs, rec)
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return csvfile.Write(path, uploadHeader, recs)
 }
 
 // ReadUploadCSV reads upload.csv as WriteUploadCSV wrote it (the report shows a run's table
 // without reading its traces again). A file whose header or numbers are not upload.csv's is an
 // error naming the file and the line.
 func ReadUploadCSV(path string) ([]UploadRow, error) {
-	f, err := os.Open(path)
+	recs, err := csvfile.Read(path, uploadHeader)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(uploadHeader, ",") {
-		return nil, fmt.Errorf("%s:1: want the header %s", path, strings.Join(uploadHeader, ","))
-	}
 	var out []UploadRow
-	for i, rec := range recs[1:] {
+	for i, rec := range recs {
 		var nums [8]float64
 		for k, col := range []int{3, 4, 5, 7, 8, 9, 10, 11} {
 			if rec[col] == "" && col >= 7 {
