@@ -42,6 +42,7 @@ ensure_image() {
 new_run_id() { echo "$(date -u +%Y%m%dT%H%M%SZ)-$(od -An -N2 -tx1 /dev/urandom | tr -d ' \n')"; }
 
 # fuzz_docker RUN_ID [docker run options...] -- COMMAND... — the checkout read-only at /work, OUT at /out.
+# FUZZ_CPUS=0.5 caps the container's CPU (a campaign beside a timing-sensitive run).
 fuzz_docker() {
   local run_id=$1; shift
   local opts=()
@@ -51,7 +52,7 @@ fuzz_docker() {
   trap 'docker rm -f "'"$name"'" >/dev/null 2>&1; echo "fuzz: interrupted; container removed" >&2; exit 130' INT TERM
   docker run --rm --init --name "$name" --label "wirelab.run=$run_id" --label wirelab.suite=fuzz \
     --network none --cap-drop ALL --security-opt no-new-privileges --user "$(id -u):$(id -g)" -e HOME=/tmp \
-    -v "$REPO:/work:ro" -v "$OUT_ABS:/out" -w /work "${opts[@]}" "$FUZZ_IMAGE" "$@" &
+    -v "$REPO:/work:ro" -v "$OUT_ABS:/out" -w /work ${FUZZ_CPUS:+--cpus "$FUZZ_CPUS"} "${opts[@]}" "$FUZZ_IMAGE" "$@" &
   local pid=$! rc
   wait $pid; rc=$?
   # wait returns early when a trapped signal arrives; the trap then removes the container.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +10,8 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/cmdflags"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -19,14 +19,10 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // run is main without the exit: 0 after a clean shutdown, 1 if serving failed, 2 for bad flags.
 func run(args []string, stdout, stderr io.Writer) int {
 	cfg, version, usage, err := parseFlags(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, usage)
-		return 0
-	case err != nil:
-		fmt.Fprintf(stderr, "grpcweb-converter: %v\n", err)
-		return 2
-	case version:
+	if code, exit := cmdflags.Settle("grpcweb-converter", usage, err, stdout, stderr); exit {
+		return code
+	}
+	if version {
 		fmt.Fprintln(stdout, "wirelab grpcweb-converter", runtime.Version())
 		return 0
 	}

@@ -12,8 +12,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +19,8 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/cmdflags"
 )
 
 func main() {
@@ -33,13 +33,10 @@ func main() {
 // run is main without the exit; ctx ends the server and origin roles.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, version, usage, err := parseFlags(args)
+	if code, exit := cmdflags.Settle("grpcweb-probe", usage, err, stdout, stderr); exit {
+		return code
+	}
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, usage)
-		return 0
-	case err != nil:
-		fmt.Fprintf(stderr, "grpcweb-probe: %v\n", err)
-		return 2
 	case version:
 		fmt.Fprintln(stdout, "wirelab grpcweb-probe", runtime.Version())
 		return 0

@@ -12,26 +12,20 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/wirelab/wirelab/conformance/h2/probe"
+	"github.com/wirelab/wirelab/internal/cmdflags"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cfg, usage, err := parseFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "h2probe: %v\n", err)
-		return 2
+	if code, exit := cmdflags.Settle("h2probe", usage, err, stdout, stderr); exit {
+		return code
 	}
 	if cfg.keylog != nil {
 		defer cfg.keylog.Close()

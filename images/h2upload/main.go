@@ -13,12 +13,11 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/wirelab/wirelab/internal/cmdflags"
 	"github.com/wirelab/wirelab/internal/jsonfile"
 )
 
@@ -29,13 +28,8 @@ func main() {
 // run is the whole program behind main, so tests drive it in-process.
 func run(args []string, stdout, stderr io.Writer) int {
 	c, usage, err := parseFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stderr, usage)
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "h2upload:", err)
-		return 2
+	if code, exit := cmdflags.Settle("h2upload", usage, err, stdout, stderr); exit {
+		return code
 	}
 	tlsConf, closeKeylog, err := newTLSConfig(c)
 	if err != nil {

@@ -3,16 +3,14 @@ package benchsuite
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/cellenv"
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/run"
 	"github.com/wirelab/wirelab/internal/topology"
 )
 
@@ -27,21 +25,10 @@ type Link struct {
 // Runner runs the bench matrix: each server x protocol x profile cell's repetitions, each in a
 // client -- sim -- server topology of its own (compose/lab.yml), on matrix.Runner.
 type Runner struct {
-	Run         *run.Run
-	Compose     *docker.Compose
-	Root        string
-	Alloc       *topology.Allocator
-	Journal     *matrix.Journal
-	Only        map[string]bool // this shard's cells (--shard), nil: all
-	Progress    io.Writer
-	Seed        uint64
-	CertsDir    string
+	cellenv.Env // RerunFlags: " --sizes 1KB,1MB --reps 2"
 	ClientImage string
 	Links       map[string]Link // by profile
 	Plan        *Plan
-	// RerunFlags are the run's narrowing flags (" --sizes 1KB,1MB --reps 2"), so a cell's rerun.sh
-	// runs what the cell ran.
-	RerunFlags string
 }
 
 // WWW is the run's folder of objects, shared (read-only) by every cell.
@@ -53,7 +40,7 @@ func (r *Runner) RunMatrix(ctx context.Context, done []matrix.Result) ([]matrix.
 	if err := WriteFiles(r.WWW(), r.Plan.Sizes, r.Seed); err != nil {
 		return nil, err
 	}
-	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only}
+	m := r.Matrix()
 	return m.Run(ctx, r.Plan.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
 		s, p, prof := r.Plan.lookup(c)
 		return r.runCell(ctx, s, p, prof)

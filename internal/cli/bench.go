@@ -11,7 +11,6 @@ import (
 	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/profile"
-	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // runBench runs the protocol performance testbed: every bench server x protocol (HTTP/1.1, h2,
@@ -84,15 +83,13 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	for name, l := range links {
 		rates[name] = l.DownRate
 	}
-	cells, only, err := mf.shardPlan(e.stdout, plan.PlanCells(rates), done)
+	only, err := m.plan(e, mf, plan.PlanCells(rates), 1)
 	if err != nil {
 		return err
 	}
-	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(cells, done, 1, r.Jobs, matrix.LoadHistory(filepath.Join(opts.Out, "bench"))), r.Dir)
 	start := time.Now()
-	runner := &benchsuite.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
-		Progress: e.stdout, Seed: seed, CertsDir: m.certDir, ClientImage: clientImage, Links: links, Plan: plan, Only: only,
-		RerunFlags: fmt.Sprintf(" --sizes %s --reps %d", strings.Join(names(plan.Sizes, func(s benchsuite.Size) string { return s.Name }), ","), plan.Repetitions)}
+	runner := &benchsuite.Runner{Env: m.cellEnv(e, seed, only), ClientImage: clientImage, Links: links, Plan: plan}
+	runner.RerunFlags = fmt.Sprintf(" --sizes %s --reps %d", strings.Join(names(plan.Sizes, func(s benchsuite.Size) string { return s.Name }), ","), plan.Repetitions)
 	results, err := runner.RunMatrix(ctx, done)
 	if err != nil {
 		return m.journalError(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/profile"
-	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // runGrpcweb runs the gRPC-web conversion matrix: chain x server x client x case, each cell
@@ -100,9 +99,8 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 	}
 	defer mr.close()
 	r, ctx, done := mr.Run, mr.ctx, mr.done
-	runner := &grpcwebsuite.Runner{Run: r, Compose: mr.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: mr.journal,
-		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTT: link.ToClient.Delay + link.ToServer.Delay,
-		CertsDir: mr.certDir, Repeat: *mf.repeat, Converters: converters, Getenv: os.Getenv}
+	runner := &grpcwebsuite.Runner{Env: mr.cellEnv(e, seed, nil), Profile: *profileFlag, RTT: link.ToClient.Delay + link.ToServer.Delay,
+		Repeat: *mf.repeat, Converters: converters, Getenv: os.Getenv}
 	for _, f := range [][3]string{{"--chains-file", *chainsFile, defaultChains}, {"--cases-file", *casesFile, defaultCases}} {
 		if f[1] != f[2] {
 			runner.RerunFlags += " " + f[0] + " " + f[1]
@@ -110,13 +108,9 @@ func runGrpcweb(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "grpcweb: run %s, seed %d: %d chains, %d cases, %d cells on %s, -j %d -> %s\n",
 		r.ID, seed, len(m.Chains), len(m.Cases), len(m.Cells()), *profileFlag, r.Jobs, r.Dir)
-	plan, only, err := mf.shardPlan(e.stdout, runner.PlanCells(m), done)
-	if err != nil {
+	if runner.Only, err = mr.plan(e, mf, runner.PlanCells(m), *mf.repeat); err != nil {
 		return err
 	}
-	runner.Only = only
-	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs,
-		matrix.LoadHistory(filepath.Join(opts.Out, "grpcweb"))), r.Dir)
 	start := time.Now()
 	results, err := runner.RunMatrix(ctx, m, done)
 	if err != nil {

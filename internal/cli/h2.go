@@ -11,7 +11,6 @@ import (
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/profile"
 	"github.com/wirelab/wirelab/internal/quictrace"
-	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // runH2 runs the HTTP/2 matrix: every h2 server x section (h2spec, wirelab's own cases), each
@@ -91,16 +90,13 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	r, ctx, done := m.Run, m.ctx, m.done
 	fmt.Fprintf(e.stdout, "h2: run %s, seed %d: %d servers x %d sections on %s, -j %d -> %s\n",
 		r.ID, seed, len(servers), len(sections), *profileFlag, r.Jobs, r.Dir)
-	plan, only, err := mf.shardPlan(e.stdout, h2suite.PlanCells(servers, sections), done)
+	only, err := m.plan(e, mf, h2suite.PlanCells(servers, sections), *mf.repeat)
 	if err != nil {
 		return err
 	}
-	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs,
-		matrix.LoadHistory(filepath.Join(opts.Out, "h2"))), r.Dir)
 	start := time.Now()
-	runner := &h2suite.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
-		Progress: e.stdout, Seed: seed, Profile: *profileFlag, RTTs: rtts,
-		CertsDir: m.certDir, Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}, Only: only}
+	runner := &h2suite.Runner{Env: m.cellEnv(e, seed, only), Profile: *profileFlag, RTTs: rtts,
+		Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}}
 	for _, f := range [][2]string{{"--h2spec", *h2specFlag}, {"--upload-size", nonZero(*uploadSize)}, {"--upload-reps", nonZero(int64(*uploadReps))}} {
 		if f[1] != "" {
 			runner.RerunFlags += " " + f[0] + " " + f[1]

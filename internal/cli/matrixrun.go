@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/cellenv"
 	"github.com/wirelab/wirelab/internal/certs"
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/run"
+	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // matrixFlags are the flags every matrix suite (quic, h2, ...) shares beyond the run flags.
@@ -215,4 +217,21 @@ func names[T any](xs []T, name func(T) string) []string {
 		out[i] = name(x)
 	}
 	return out
+}
+
+// plan narrows the cells to this shard (--shard), prints the plan with its time estimate (from
+// the suite's earlier runs beside this one) and returns the shard's cells (nil: all).
+func (m *matrixRun) plan(e *env, mf matrixFlags, cells []matrix.PlanCell, repeat int) (map[string]bool, error) {
+	plan, only, err := mf.shardPlan(e.stdout, cells, m.done)
+	if err != nil {
+		return nil, err
+	}
+	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, m.done, repeat, m.Jobs, matrix.LoadHistory(filepath.Dir(m.Dir))), m.Dir)
+	return only, nil
+}
+
+// cellEnv is the wiring every suite's cells share (the suite adds RerunFlags and its own).
+func (m *matrixRun) cellEnv(e *env, seed uint64, only map[string]bool) cellenv.Env {
+	return cellenv.Env{Run: m.Run, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
+		Progress: e.stdout, Seed: seed, CertsDir: m.certDir, Only: only}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/wirelab/wirelab/internal/profile"
 	"github.com/wirelab/wirelab/internal/quicinterop"
 	"github.com/wirelab/wirelab/internal/quictrace"
-	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // imageRefs collects repeated --image NAME=IMAGE[:roles] flags.
@@ -111,15 +110,13 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	r, ctx, done := m.Run, m.ctx, m.done
 	fmt.Fprintf(e.stdout, "quic: run %s, seed %d: %d clients x %d servers x %d cases, -j %d -> %s\n",
 		r.ID, seed, len(clients), len(servers), len(cases), r.Jobs, r.Dir)
-	plan, only, err := mf.shardPlan(e.stdout, quicinterop.PlanCells(clients, servers, cases), done)
+	only, err := m.plan(e, mf, quicinterop.PlanCells(clients, servers, cases), *mf.repeat)
 	if err != nil {
 		return err
 	}
-	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, done, *mf.repeat, r.Jobs, matrix.LoadHistory(filepath.Join(opts.Out, "quic"))), r.Dir)
 	start := time.Now()
-	runner := &quicinterop.Runner{Run: r, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
-		Progress: e.stdout, Seed: seed, Profile: *profileFlag, CertsDir: m.certDir, Repeat: *mf.repeat,
-		Trace: quicinterop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}, Only: only}
+	runner := &quicinterop.Runner{Env: m.cellEnv(e, seed, only), Profile: *profileFlag, Repeat: *mf.repeat,
+		Trace: quicinterop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}}
 	results, err := runner.RunMatrix(ctx, clients, servers, cases, done)
 	if err != nil { // the journal could not keep a result: nothing more can be written reliably
 		return m.journalError(err)

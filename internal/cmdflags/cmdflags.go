@@ -4,6 +4,7 @@
 package cmdflags
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,4 +27,19 @@ func Parse(fs *flag.FlagSet, args []string, synopsis string) (usage string, err 
 		return usage, fmt.Errorf("unexpected argument %q (flags only)", fs.Arg(0))
 	}
 	return usage, nil
+}
+
+// Settle ends what Parse returned the one way every binary does: -h prints the usage to stdout
+// (exit 0), a bad flag prints "name: error" to stderr (exit 2). exit reports whether the caller
+// stops with code.
+func Settle(name, usage string, err error, stdout, stderr io.Writer) (code int, exit bool) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return 0, true
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 2, true
+	}
+	return 0, false
 }

@@ -28,3 +28,22 @@ func TestParse(t *testing.T) {
 		t.Errorf("-h: %v", err)
 	}
 }
+
+func TestSettle(t *testing.T) {
+	for _, tc := range []struct {
+		err            error
+		code           int
+		exit           bool
+		stdout, stderr string
+	}{
+		{nil, 0, false, "", ""},
+		{flag.ErrHelp, 0, true, "usage: x\n", ""},
+		{errors.New("-n: bad"), 2, true, "", "x: -n: bad\n"},
+	} {
+		var stdout, stderr strings.Builder
+		code, exit := Settle("x", "usage: x\n", tc.err, &stdout, &stderr)
+		if code != tc.code || exit != tc.exit || stdout.String() != tc.stdout || stderr.String() != tc.stderr {
+			t.Errorf("%v: %d %v %q %q", tc.err, code, exit, stdout.String(), stderr.String())
+		}
+	}
+}

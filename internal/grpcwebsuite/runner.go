@@ -3,35 +3,22 @@ package grpcwebsuite
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/cellenv"
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/run"
-	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // Runner runs the gRPC-web matrix on matrix.Runner.
 type Runner struct {
-	Run        *run.Run
-	Compose    *docker.Compose
-	Root       string
-	Alloc      *topology.Allocator
-	Journal    *matrix.Journal
-	Only       map[string]bool // this shard's cells (--shard), nil: all
-	Progress   io.Writer
-	Seed       uint64
-	Profile    string
-	RTT        time.Duration // the profile's round trip: client time limits grow with it
-	CertsDir   string
-	Repeat     int
-	Converters map[string]string // converter image name -> image reference
-	Getenv     func(string) string
-	// RerunFlags are the run's own flags a cell's rerun.sh must repeat (" --chains-file F").
-	RerunFlags string
+	cellenv.Env // RerunFlags: " --chains-file F"
+	Profile     string
+	RTT         time.Duration // the profile's round trip: client time limits grow with it
+	Repeat      int
+	Converters  map[string]string // converter image name -> image reference
+	Getenv      func(string) string
 }
 
 // Matrix is what one run covers.
@@ -142,7 +129,7 @@ func (r *Runner) RunMatrix(ctx context.Context, m Matrix, done []matrix.Result) 
 	for _, x := range m.Cases {
 		cases[x.Name] = x
 	}
-	mr := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only}
+	mr := r.Matrix()
 	results, err := mr.Run(ctx, m.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
 		server, chain, _ := strings.Cut(c.Server, "@")
 		return r.runCell(ctx, chains[chain], images[server], images[c.Client], cases[c.Case], c)

@@ -2,36 +2,22 @@ package h2suite
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/cellenv"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/quictrace"
-	"github.com/wirelab/wirelab/internal/run"
-	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // Runner runs the h2 matrix: each server x section cell in a client -- sim -- server topology
 // of its own (compose/lab.yml), on matrix.Runner.
 type Runner struct {
-	Run      *run.Run
-	Compose  *docker.Compose
-	Root     string
-	Alloc    *topology.Allocator
-	Journal  *matrix.Journal
-	Only     map[string]bool // this shard's cells (--shard), nil: all
-	Progress io.Writer
-	Seed     uint64
-	Profile  string                   // the sim profile of every section without its own
-	RTTs     map[string]time.Duration // each profile's round-trip time: client time limits grow with it
-	CertsDir string
-	Repeat   int
-	Tshark   *quictrace.Runner // editcap for the decrypted pcapng (tshark image)
-	// RerunFlags are the run's narrowing flags (" --h2spec http2/6.9 --upload-size N"), so a
-	// cell's rerun.sh runs what the cell ran.
-	RerunFlags string
+	cellenv.Env                          // RerunFlags: " --h2spec http2/6.9 --upload-size N"
+	Profile     string                   // the sim profile of every section without its own
+	RTTs        map[string]time.Duration // each profile's round-trip time: client time limits grow with it
+	Repeat      int
+	Tshark      *quictrace.Runner // editcap for the decrypted pcapng (tshark image)
 }
 
 // Cells lists the matrix's cells: servers outer, sections inner; a section's client is the
@@ -82,7 +68,7 @@ func (r *Runner) RunMatrix(ctx context.Context, servers []Server, sections []*Se
 	for _, s := range sections {
 		bySection[s.Name] = s
 	}
-	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only}
+	m := r.Matrix()
 	return m.Run(ctx, Cells(servers, sections), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
 		return r.runCell(ctx, byServer[c.Server], bySection[c.Case])
 	})

@@ -3,32 +3,21 @@ package quicinterop
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/docker"
-	"github.com/wirelab/wirelab/internal/run"
-	"github.com/wirelab/wirelab/internal/topology"
-
+	"github.com/wirelab/wirelab/internal/cellenv"
 	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // Runner runs a matrix of cells, -j at a time, each on subnets of its own.
 type Runner struct {
-	Run      *run.Run
-	Compose  *docker.Compose
-	Root     string
-	Alloc    *topology.Allocator
-	Journal  *matrix.Journal
-	Only     map[string]bool // this shard's cells (--shard), nil: all
-	Progress io.Writer
-	Trace    TraceChecker
-	Seed     uint64
-	Profile  string // overrides every case's profile when set
-	CertsDir string
-	Repeat   int // --repeat: runs of each non-measurement cell (<= 1: once, in the cell's folder)
+	cellenv.Env
+	Trace   TraceChecker
+	Profile string // overrides every case's profile when set
+	Repeat  int    // --repeat: runs of each non-measurement cell (<= 1: once, in the cell's folder)
 }
 
 // Cells lists the matrix's cells in run order: servers outer, then clients, then cases.
@@ -58,7 +47,8 @@ func (r *Runner) RunMatrix(ctx context.Context, clients, servers []Impl, cases [
 	cells := Cells(clients, servers, cases)
 	pc, ps := r.toRun(cells, done, impls)
 	compliant := r.complianceProbes(ctx, pc, ps)
-	m := &matrix.Runner{Dir: r.Run.Dir, Jobs: r.Run.Jobs, Journal: r.Journal, Progress: r.Progress, Only: r.Only, Details: "goodput "}
+	m := r.Matrix()
+	m.Details = "goodput "
 	return m.Run(ctx, cells, done, func(ctx context.Context, cell matrix.Cell) matrix.Result {
 		if why := joinReasons(compliant[cell.Server+"/server"], compliant[cell.Client+"/client"]); why != "" {
 			return matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Abbr: cell.Abbr, Result: matrix.Failed, Reason: why}
