@@ -131,8 +131,9 @@ func (b *Baseline) Compare(results []Result) BaselineReport {
 }
 
 // WriteBaseline writes a baseline from a run: one entry per failed cell (flaky when its
-// repetitions disagreed), keeping the reason an old entry gave, and the old entries that cover
-// no cell of this run (cells it did not run).
+// repetitions disagreed), keeping the reason an old entry gave, the old flaky entries as they
+// are (a flake passes some runs), and the old entries that cover no cell of this run (cells it
+// did not run).
 func WriteBaseline(file string, results []Result, old *Baseline) error {
 	b := Baseline{}
 	covered := map[*Expectation]bool{}
@@ -141,6 +142,9 @@ func WriteBaseline(file string, results []Result, old *Baseline) error {
 		if old != nil {
 			x = old.match(r)
 			covered[x] = true
+		}
+		if x != nil && x.Status == ExpectFlaky {
+			continue // kept as written (below): one passing run does not end a flake
 		}
 		if r.Result != Failed && !r.Flaky() {
 			continue
@@ -156,7 +160,7 @@ func WriteBaseline(file string, results []Result, old *Baseline) error {
 	}
 	if old != nil {
 		for _, x := range old.Expected {
-			if !covered[x] {
+			if !covered[x] || x.Status == ExpectFlaky {
 				b.Expected = append(b.Expected, x)
 			}
 		}

@@ -68,6 +68,7 @@ func TestWriteBaselineRoundTrip(t *testing.T) {
 	old, err := LoadBaseline(writeFile(t, `expected:
   - {server: haproxy, client: quic-go, case: transfer, status: fail, reason: the finding}
   - {server: nginx, client: quic-go, case: handshake, status: fail, reason: not run this time}
+  - {server: nginx, client: "*", case: handshake, status: flaky, reason: a flake that passed this time}
 `), testUniverse)
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +77,7 @@ func TestWriteBaselineRoundTrip(t *testing.T) {
 		{Server: "haproxy", Client: "quic-go", Case: "transfer", Result: Failed, Reason: "x"},
 		{Server: "nginx", Client: "aioquic", Case: "transfer", Result: Failed, Reason: "stream   reset\nby peer"},
 		{Server: "haproxy", Client: "aioquic", Case: "handshake", Result: Succeeded},
+		{Server: "nginx", Client: "aioquic", Case: "handshake", Result: Succeeded},
 	}
 	p := filepath.Join(t.TempDir(), "expected.yml")
 	if err := WriteBaseline(p, results, old); err != nil {
@@ -86,12 +88,13 @@ func TestWriteBaselineRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(p)
-	for _, want := range []string{"reason: the finding", "reason: stream reset by peer", "reason: not run this time"} {
+	for _, want := range []string{"reason: the finding", "reason: stream reset by peer", "reason: not run this time",
+		"client: '*'\n    case: handshake\n    status: flaky\n    reason: a flake that passed this time"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("written baseline lacks %q:\n%s", want, data)
 		}
 	}
-	if rep := b.Compare(results); len(rep.Regressions) != 0 || len(rep.Expected) != 2 {
+	if rep := b.Compare(results); len(rep.Regressions) != 0 || len(rep.Expected) != 3 {
 		t.Errorf("%+v", rep)
 	}
 }
