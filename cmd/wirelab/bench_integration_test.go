@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/benchsuite"
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 // make bench QUICK=1, the short set of conformance/bench/bench.yml (nginx; lte and simple-p2p;
@@ -95,5 +96,47 @@ func wellFormed(data []byte) error {
 		} else if err != nil {
 			return err
 		}
+	}
+}
+
+// make bench CONGESTION=bbr on the smallest sweep: the servers run as <server>@bbr, the server's
+// TCP namespace really sends with bbr (read back from it, in bench.json), ngtcp2's QUIC takes
+// --cc=bbr, and nginx, whose QUIC has no switch, answers 127: unsupported, with its reason.
+func TestIntegrationBenchCongestion(t *testing.T) {
+	bin := integration(t)
+	id, out := runID(t, "it-bench-cc"), t.TempDir()
+	code, log := wirelab(t, bin, "bench", "--servers", "nginx,ngtcp2", "--protocols", "h2,h3", "--profiles", "simple-p2p",
+		"--sizes", "100KB", "--reps", "1", "--congestion", "bbr", "--run-id", id, "--out", out, "--seed", "7")
+	t.Log(log)
+	assertNothingLeft(t, id)
+	if code != 0 {
+		t.Fatalf("bench --congestion bbr exit %d", code)
+	}
+	dir := filepath.Join(out, "bench", id)
+	for _, cell := range []string{"nginx@bbr_curl-h2", "ngtcp2@bbr_curl-h3"} {
+		rec, err := benchsuite.ReadRecord(filepath.Join(dir, cell, "simple-p2p", benchsuite.RecordFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Reps) != 1 || rec.CC != "bbr" || rec.Reps[0].ServerTCPCC != "bbr" || len(rec.Reps[0].Samples) != 1 {
+			t.Errorf("%s: %+v", cell, rec)
+		}
+	}
+	results, err := matrix.ReadResults(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nginxH3 matrix.Result
+	for _, r := range results {
+		if r.Server == "nginx@bbr" && r.Client == "curl-h3" {
+			nginxH3 = r
+		}
+	}
+	if nginxH3.Result != matrix.Unsupported || !strings.Contains(nginxH3.Reason, "nginx has no switch") {
+		t.Errorf("nginx@bbr h3: %s %q", nginxH3.Result, nginxH3.Reason)
+	}
+	rows, err := benchsuite.ReadCSV(filepath.Join(dir, "bench.csv"))
+	if err != nil || len(rows) != 2 || rows[0].CC != "bbr" {
+		t.Errorf("bench.csv: %v %+v", err, rows)
 	}
 }

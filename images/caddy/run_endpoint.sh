@@ -30,6 +30,8 @@ case "$testcase" in
   h2|bench) ;;
   *) echo "caddy server: test case '$testcase' not supported (h2, bench)"; exit 127 ;;
 esac
+# make bench --congestion: caddy's QUIC (quic-go) has no switch for its congestion control.
+if [ -n "${QUIC_CC:-}" ]; then echo "caddy server: QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; exit 127; fi
 
 /setup.sh || exit 1
 

@@ -16,6 +16,13 @@ log=/logs/haproxy.log
 if ip -o -6 addr show scope global | grep -q inet6; then export WIRELAB_IPV6=1; fi
 protos="TCP 443 (h2, http/1.1)"
 if [ "${TESTCASE:-}" = bench ]; then export WIRELAB_BENCH=1; protos="$protos and UDP 443 (h3)"; fi
+# make bench --congestion: QUIC_CC names the QUIC sender's algorithm; haproxy 3.0 has cubic (its
+# default) and newreno (bbr only from 3.1): anything else is not supported (127).
+case "${QUIC_CC:-}" in
+  ""|cubic) export WIRELAB_QUIC_CC=cubic ;;
+  reno) export WIRELAB_QUIC_CC=newreno ;;
+  *) echo "haproxy server: QUIC congestion control '$QUIC_CC' not available (haproxy 3.0: cubic, reno as newreno)"; exit 127 ;;
+esac
 
 # haproxy wants certificate chain and key in one file; /certs is read-only.
 install -d -m 700 /run/haproxy

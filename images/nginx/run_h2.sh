@@ -9,6 +9,9 @@
 # Logs: /logs/nginx-{error,access}.log, /logs/upload-sink.log.
 set -u
 
+# make bench --congestion: nginx's QUIC has one congestion control of its own (NewReno-like), no switch.
+if [ -n "${QUIC_CC:-}" ]; then echo "nginx server: QUIC congestion control '$QUIC_CC' cannot be chosen (nginx has no switch)"; exit 127; fi
+
 /setup.sh || exit 1
 
 {

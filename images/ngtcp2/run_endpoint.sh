@@ -35,8 +35,14 @@ qlogdir=${QLOGDIR:-/logs/qlog/}
 log=/logs/ngtcp2.log
 
 # Decide support before touching the network, so a compliance probe gets 127 anywhere.
-case "$role" in
-  client|server)
+case "$role/$testcase" in
+  # make bench: gtlsserver over h3 only; QUIC_CC is the sender's congestion control (--cc).
+  server/bench)
+    case "${QUIC_CC:-cubic}" in
+      cubic|reno|bbr) ;;
+      *) echo "ngtcp2 server: QUIC congestion control '$QUIC_CC' not available (cubic, reno, bbr)"; exit 127 ;;
+    esac ;;
+  client/*|server/*)
     case "$testcase" in
       handshake|transfer|http3|retry|chacha20|keyupdate|resumption|zerortt|multiconnect|v2|ecn|connectionmigration|versionnegotiation) ;;
       *) echo "ngtcp2 $role: test case '$testcase' not supported"; exit 127 ;;
@@ -54,6 +60,8 @@ if [ "$role" = server ]; then
   [ "$testcase" = http3 ] && server=gtlsserver
   args=("${quiet[@]}" --qlog-dir="$qlogdir" --htdocs=/www)
   case "$testcase" in
+    # No qlog: writing every packet's event would cost the CPU the timings measure.
+    bench) server=gtlsserver; args=("${quiet[@]}" --htdocs=/www --cc="${QUIC_CC:-cubic}") ;;
     retry) args+=(--validate-addr) ;;
     # Compatible version negotiation (RFC 9368): upgrade a v1 client that offers v2.
     v2) args+=(--preferred-versions=v2,v1) ;;

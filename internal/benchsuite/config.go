@@ -26,8 +26,11 @@ type Config struct {
 	Sizes       []Size     `yaml:"sizes"`
 	Protocols   []Protocol `yaml:"protocols"`
 	Profiles    []Profile  `yaml:"profiles"`
-	Quick       QuickSet   `yaml:"quick"`
-	Path        string     `yaml:"-"`
+	// CongestionControls are the algorithms --congestion may name: each sets the server's TCP
+	// sender (Linux) and, for h3, its QUIC stack's, where the image can switch it.
+	CongestionControls []string `yaml:"congestion_controls"`
+	Quick              QuickSet `yaml:"quick"`
+	Path               string   `yaml:"-"`
 }
 
 // Size is one object size.
@@ -139,6 +142,11 @@ func (c *Config) check() error {
 		}
 		profiles[p.Name] = true
 	}
+	for i, cc := range c.CongestionControls {
+		if !safeName(cc) || slices.Index(c.CongestionControls, cc) != i {
+			return bad(fmt.Sprintf("congestion_controls[%d]", i), "%q: want a unique name of letters and digits", cc)
+		}
+	}
 	q := c.Quick
 	for i, s := range q.Sizes {
 		if !sizes[s] {
@@ -174,6 +182,7 @@ func safeName(s string) bool {
 type Selection struct {
 	Quick                               bool
 	Servers, Protocols, Profiles, Sizes string
+	Congestion                          string // "": each stack's default (TCP: cubic)
 	Reps                                int
 }
 
@@ -206,6 +215,11 @@ func (c *Config) Select(servers []Server, sel Selection) (*Plan, error) {
 	}
 	if p.Sizes, err = matrix.Select(c.Sizes, sel.Sizes, func(x Size) string { return x.Name }, "size"); err != nil {
 		return nil, fmt.Errorf("--sizes: %v", err)
+	}
+	if sel.Congestion != "" {
+		if p.CongestionControls, err = matrix.Select(c.CongestionControls, sel.Congestion, func(x string) string { return x }, "congestion control"); err != nil {
+			return nil, fmt.Errorf("--congestion: %v (congestion_controls of %s)", err, c.Path)
+		}
 	}
 	if sel.Reps < 0 || sel.Reps > MaxRepetitions {
 		return nil, fmt.Errorf("--reps %d: want 1..%d", sel.Reps, MaxRepetitions)

@@ -11,15 +11,19 @@ import (
 	"github.com/wirelab/wirelab/internal/matrix"
 )
 
-// Row is one line of bench.csv: one server, protocol, profile and size over its repetitions.
+// Row is one line of bench.csv: one server (slot), protocol, profile and size over its
+// repetitions.
 type Row struct {
-	Server, Protocol, Profile, Size string
-	Bytes                           int64
-	Reps                            int // verified downloads
-	Time                            Spread
-	TTFBMedian                      float64
-	Seeds                           []uint64
-	Note                            string // why downloads are missing
+	Server, CC, Protocol, Profile, Size string // Server: the matrix's slot ("nginx@bbr" in a sweep); CC "": default
+	Bytes                               int64
+	Reps                                int // verified downloads
+	Time                                Spread
+	TTFBMedian                          float64
+	// QueueDrops and LossDrops are the medians over the cell's repetitions of the packets the sim
+	// dropped towards the client (every size of a repetition shares one topology).
+	QueueDrops, LossDrops float64
+	Seeds                 []uint64
+	Note                  string // why downloads are missing
 }
 
 // Rows builds bench.csv's rows from the run's results, in the plan's order (server, protocol,
@@ -36,11 +40,17 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 		if !ok || res.Result == matrix.Unsupported {
 			continue
 		}
-		_, pr, prof := p.lookup(c)
+		_, pr, prof, cc := p.lookup(c)
 		rec, err := ReadRecord(filepath.Join(res.Dir, RecordFile))
 		note := res.Reason
 		if err != nil {
 			note = err.Error()
+		}
+		var queue, loss []float64
+		for _, r := range rec.Reps {
+			if r.Error == "" {
+				queue, loss = append(queue, float64(r.SimDrops.Queue)), append(loss, float64(r.SimDrops.Loss))
+			}
 		}
 		for _, size := range p.SizesOn(prof) {
 			ss, seeds := rec.Samples(size.Name)
@@ -48,16 +58,17 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 			for _, s := range ss {
 				total, ttfb = append(total, s.TotalMs), append(ttfb, s.TTFBms)
 			}
-			out = append(out, Row{Server: c.Server, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
-				Reps: len(ss), Time: SpreadOf(total), TTFBMedian: Median(ttfb), Seeds: seeds, Note: note})
+			out = append(out, Row{Server: c.Server, CC: cc, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
+				Reps: len(ss), Time: SpreadOf(total), TTFBMedian: Median(ttfb), QueueDrops: Median(queue), LossDrops: Median(loss),
+				Seeds: seeds, Note: note})
 		}
 	}
 	return out
 }
 
 // CSVHeader is bench.csv's header.
-var CSVHeader = []string{"server", "protocol", "profile", "size", "bytes", "reps", "median_ms", "p25_ms", "p75_ms", "min_ms", "max_ms",
-	"ttfb_median_ms", "seeds", "note"}
+var CSVHeader = []string{"server", "congestion_control", "protocol", "profile", "size", "bytes", "reps", "median_ms", "p25_ms", "p75_ms",
+	"min_ms", "max_ms", "ttfb_median_ms", "sim_queue_drops_median", "sim_loss_drops_median", "seeds", "note"}
 
 // WriteCSV writes bench.csv (times in ms; empty where no download passed; seeds space-separated).
 func WriteCSV(path string, rows []Row) error {
@@ -73,9 +84,9 @@ func WriteCSV(path string, rows []Row) error {
 		for i, s := range r.Seeds {
 			seeds[i] = strconv.FormatUint(s, 10)
 		}
-		recs = append(recs, []string{r.Server, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
+		recs = append(recs, []string{r.Server, r.CC, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
 			num(r.Time.Median), num(r.Time.P25), num(r.Time.P75), num(r.Time.Min), num(r.Time.Max), num(r.TTFBMedian),
-			strings.Join(seeds, " "), r.Note})
+			num(r.QueueDrops), num(r.LossDrops), strings.Join(seeds, " "), r.Note})
 	}
 	return csvfile.Write(path, CSVHeader, recs)
 }
@@ -92,29 +103,29 @@ func ReadCSV(path string) ([]Row, error) {
 		bad := func(col int) error {
 			return fmt.Errorf("%s:%d: %s %q: not a number", path, i+2, CSVHeader[col], rec[col])
 		}
-		row := Row{Server: rec[0], Protocol: rec[1], Profile: rec[2], Size: rec[3], Note: rec[13]}
-		if row.Bytes, err = strconv.ParseInt(rec[4], 10, 64); err != nil {
-			return nil, bad(4)
-		}
-		if row.Reps, err = strconv.Atoi(rec[5]); err != nil {
+		row := Row{Server: rec[0], CC: rec[1], Protocol: rec[2], Profile: rec[3], Size: rec[4], Note: rec[16]}
+		if row.Bytes, err = strconv.ParseInt(rec[5], 10, 64); err != nil {
 			return nil, bad(5)
 		}
-		var nums [6]float64
+		if row.Reps, err = strconv.Atoi(rec[6]); err != nil {
+			return nil, bad(6)
+		}
+		var nums [8]float64
 		for k := range nums {
 			nums[k] = math.NaN()
-			if rec[6+k] == "" {
+			if rec[7+k] == "" {
 				continue
 			}
-			if nums[k], err = strconv.ParseFloat(rec[6+k], 64); err != nil {
-				return nil, bad(6 + k)
+			if nums[k], err = strconv.ParseFloat(rec[7+k], 64); err != nil {
+				return nil, bad(7 + k)
 			}
 		}
 		row.Time = Spread{Median: nums[0], P25: nums[1], P75: nums[2], Min: nums[3], Max: nums[4]}
-		row.TTFBMedian = nums[5]
-		for _, s := range strings.Fields(rec[12]) {
+		row.TTFBMedian, row.QueueDrops, row.LossDrops = nums[5], nums[6], nums[7]
+		for _, s := range strings.Fields(rec[15]) {
 			v, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
-				return nil, bad(12)
+				return nil, bad(15)
 			}
 			row.Seeds = append(row.Seeds, v)
 		}

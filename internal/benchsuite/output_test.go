@@ -14,18 +14,25 @@ import (
 )
 
 // fakeRun writes a bench.json per cell of a 1-server plan on lte and the loss sweep, with
-// download times that grow with size and loss, and returns the plan and the results.
+// download times that grow with size and loss and sim drops that grow with the repetition, and
+// returns the plan and the results.
 func fakeRun(t *testing.T) (*Plan, []matrix.Result) {
+	return fakeSweep(t, "")
+}
+
+// fakeSweep is fakeRun over the congestion controls named ("": the defaults).
+func fakeSweep(t *testing.T, congestion string) (*Plan, []matrix.Result) {
 	t.Helper()
 	c := loadRepo(t)
-	p, err := c.Select(testServers, Selection{Servers: "nginx,go-h2", Profiles: "lte,lossy-0,lossy-2", Sizes: "1KB,1MB", Reps: 3})
+	p, err := c.Select(testServers, Selection{Servers: "nginx,go-h2", Profiles: "lte,lossy-0,lossy-2", Sizes: "1KB,1MB", Reps: 3,
+		Congestion: congestion})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	var results []matrix.Result
 	for _, cell := range p.Cells() {
-		s, pr, prof := p.lookup(cell)
+		s, pr, prof, cc := p.lookup(cell)
 		res := matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Result: matrix.Succeeded,
 			Dir: filepath.Join(dir, cell.Server+"_"+cell.Client, cell.Case)}
 		if ok, why := s.Serves(pr); !ok {
@@ -33,9 +40,9 @@ func fakeRun(t *testing.T) (*Plan, []matrix.Result) {
 			results = append(results, res)
 			continue
 		}
-		rec := CellRecord{Server: s.Name, Protocol: pr.Name, Profile: prof.Name}
+		rec := CellRecord{Server: s.Name, CC: cc, Protocol: pr.Name, Profile: prof.Name}
 		for i := 1; i <= p.Repetitions; i++ {
-			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i)}
+			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i), SimDrops: SimDrops{Queue: uint64(10 * i), Loss: uint64(i)}}
 			for _, size := range p.Sizes {
 				ms := float64(size.Bytes)/1000 + float64(i)*10 + float64(len(prof.Name))
 				if pr.Name == "h3" {
@@ -66,22 +73,43 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 		t.Fatalf("first row %+v", r)
 	}
 	// 1 + 10i + 3 for i = 1..3: 14, 24, 34
-	if r.Time != (Spread{Median: 24, P25: 19, P75: 29, Min: 14, Max: 34}) || r.TTFBMedian != 50 || len(r.Seeds) != 3 || r.Seeds[0] != 7 {
+	if r.Time != (Spread{Median: 24, P25: 19, P75: 29, Min: 14, Max: 34}) || r.TTFBMedian != 50 || len(r.Seeds) != 3 || r.Seeds[0] != 7 ||
+		r.QueueDrops != 20 || r.LossDrops != 2 || r.CC != "" {
 		t.Errorf("first row %+v", r)
 	}
 	path := filepath.Join(t.TempDir(), "bench.csv")
 	must(t, WriteCSV(path, rows))
 	back, err := ReadCSV(path)
-	if err != nil || len(back) != len(rows) || back[0].Time != r.Time || back[0].Seeds[2] != r.Seeds[2] {
+	if err != nil || len(back) != len(rows) || back[0].Time != r.Time || back[0].Seeds[2] != r.Seeds[2] || back[0].QueueDrops != 20 {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
 	data, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(data), "server,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,ttfb_median_ms,seeds,note\n") {
+	if !strings.HasPrefix(string(data), "server,congestion_control,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
+		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,seeds,note\n") {
 		t.Errorf("header: %s", strings.SplitN(string(data), "\n", 2)[0])
 	}
 	must(t, os.WriteFile(path, bytes.Replace(data, []byte(",24.00,"), []byte(",fast,"), 1), 0o644))
 	if _, err := ReadCSV(path); err == nil || !strings.Contains(err.Error(), "bench.csv:2: median_ms \"fast\"") {
 		t.Errorf("bad number: %v", err)
+	}
+}
+
+// A congestion-control sweep: every server once per algorithm, as the slot <server>@<cc>, and
+// the rows say the algorithm; an algorithm the bench file does not list is a --congestion error.
+func TestCongestionSweep(t *testing.T) {
+	p, results := fakeSweep(t, "bbr,cubic")
+	if got := strings.Join(p.ServerNames(), " "); got != "nginx@bbr nginx@cubic go-h2@bbr go-h2@cubic" {
+		t.Errorf("slots %s", got)
+	}
+	rows := Rows(p, results)
+	if len(rows) != 2*(3+2)*3*2 || rows[0].Server != "nginx@bbr" || rows[0].CC != "bbr" {
+		t.Fatalf("%d rows, first %+v", len(rows), rows[0])
+	}
+	if s, cc := SplitSlot("nginx@bbr"); s != "nginx" || cc != "bbr" {
+		t.Errorf("split %s %s", s, cc)
+	}
+	if _, err := loadRepo(t).Select(testServers, Selection{Congestion: "vegas"}); err == nil || !strings.Contains(err.Error(), "--congestion") {
+		t.Errorf("unknown algorithm: %v", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/manifest"
@@ -54,16 +55,54 @@ type Plan struct {
 	Profiles    []Profile
 	Sizes       []Size
 	Repetitions int
+	// CongestionControls the run sweeps (--congestion); none: one pass with each stack's default.
+	CongestionControls []string
 }
 
-// Cells lists the matrix's cells: servers outer, then protocols, then profiles. The client is
-// curl-<protocol>, the case the profile.
+// slotCCs are the congestion controls each server runs with: "" is the stacks' defaults.
+func (p *Plan) slotCCs() []string {
+	if len(p.CongestionControls) == 0 {
+		return []string{""}
+	}
+	return p.CongestionControls
+}
+
+// Slot is a server's column in the matrix: its name, with "@<algorithm>" when the run sweeps
+// congestion controls ("nginx@bbr").
+func Slot(server, cc string) string {
+	if cc == "" {
+		return server
+	}
+	return server + "@" + cc
+}
+
+// AllSlots are every column the servers can have: each alone and with each algorithm.
+func AllSlots(servers []Server, ccs []string) []string {
+	var out []string
+	for _, s := range servers {
+		for _, cc := range append([]string{""}, ccs...) {
+			out = append(out, Slot(s.Name, cc))
+		}
+	}
+	return out
+}
+
+// SplitSlot is Slot's inverse.
+func SplitSlot(slot string) (server, cc string) {
+	server, cc, _ = strings.Cut(slot, "@")
+	return server, cc
+}
+
+// Cells lists the matrix's cells: servers (each congestion control in turn) outer, then
+// protocols, then profiles. The client is curl-<protocol>, the case the profile.
 func (p *Plan) Cells() []matrix.Cell {
 	var out []matrix.Cell
 	for _, s := range p.Servers {
-		for _, pr := range p.Protocols {
-			for _, prof := range p.Profiles {
-				out = append(out, matrix.Cell{Server: s.Name, Client: pr.Client(), Case: prof.Name, Abbr: prof.Name})
+		for _, cc := range p.slotCCs() {
+			for _, pr := range p.Protocols {
+				for _, prof := range p.Profiles {
+					out = append(out, matrix.Cell{Server: Slot(s.Name, cc), Client: pr.Client(), Case: prof.Name, Abbr: prof.Name})
+				}
 			}
 		}
 	}
@@ -87,7 +126,7 @@ func (p *Plan) SizesOn(prof Profile) []Size {
 func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 	var out []matrix.PlanCell
 	for _, c := range p.Cells() {
-		s, pr, prof := p.lookup(c)
+		s, pr, prof, _ := p.lookup(c)
 		ok, _ := s.Serves(pr)
 		secs := 0.0
 		for _, size := range p.SizesOn(prof) {
@@ -103,12 +142,14 @@ func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 // kind of machine, for the plan's estimate.
 const repOverheadSeconds = 12
 
-func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile) {
+// lookup is a cell's server, protocol, profile and congestion control ("": default).
+func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile, string) {
 	var s Server
 	var pr Protocol
 	var prof Profile
+	name, cc := SplitSlot(c.Server)
 	for _, x := range p.Servers {
-		if x.Name == c.Server {
+		if x.Name == name {
 			s = x
 		}
 	}
@@ -122,7 +163,7 @@ func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile) {
 			prof = x
 		}
 	}
-	return s, pr, prof
+	return s, pr, prof, cc
 }
 
 // transferTime is how long size bytes take at rate bit/s (rate 0: 1 Gbit/s).
@@ -158,11 +199,13 @@ func (p *Plan) Clients() []string {
 	return out
 }
 
-// ServerNames are the servers' names.
+// ServerNames are the matrix's server columns (a server per congestion control when swept).
 func (p *Plan) ServerNames() []string {
-	out := make([]string, len(p.Servers))
-	for i, s := range p.Servers {
-		out[i] = s.Name
+	var out []string
+	for _, s := range p.Servers {
+		for _, cc := range p.slotCCs() {
+			out = append(out, Slot(s.Name, cc))
+		}
 	}
 	return out
 }

@@ -14,6 +14,7 @@ const RecordFile = "bench.json"
 // CellRecord is one cell's repetitions.
 type CellRecord struct {
 	Server   string      `json:"server"`
+	CC       string      `json:"congestion_control,omitempty"` // "": the stacks' defaults
 	Protocol string      `json:"protocol"`
 	Profile  string      `json:"profile"`
 	Reps     []RepRecord `json:"repetitions"`
@@ -26,6 +27,8 @@ type RepRecord struct {
 	Seed        uint64   `json:"seed"`
 	Dir         string   `json:"dir"`
 	Samples     []Sample `json:"downloads"`
+	SimDrops    SimDrops `json:"sim_drops_to_client"`
+	ServerTCPCC string   `json:"server_tcp_congestion_control"` // read from the server's namespace
 	Error       string   `json:"error,omitempty"`
 	Unsupported bool     `json:"unsupported,omitempty"`
 }

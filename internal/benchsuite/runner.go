@@ -42,18 +42,19 @@ func (r *Runner) RunMatrix(ctx context.Context, done []matrix.Result) ([]matrix.
 	}
 	m := r.Matrix()
 	return m.Run(ctx, r.Plan.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
-		s, p, prof := r.Plan.lookup(c)
-		return r.runCell(ctx, s, p, prof)
+		s, p, prof, cc := r.Plan.lookup(c)
+		return r.runCell(ctx, s, p, prof, cc)
 	})
 }
 
 // runCell runs a cell's repetitions one after the other, each on its own seed in <cell>/<n>/,
 // and records them all in <cell>/bench.json. A repetition that fails does not stop the others
 // (their numbers still count); the cell fails with the first failure's reason.
-func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile) (res matrix.Result) {
+func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile, cc string) (res matrix.Result) {
 	start := time.Now()
-	dir := filepath.Join(r.Run.Dir, s.Name+"_"+p.Client(), prof.Name)
-	res = matrix.Result{Server: s.Name, Client: p.Client(), Case: prof.Name, Abbr: prof.Name, Result: matrix.Failed, Dir: dir}
+	slot := Slot(s.Name, cc)
+	dir := filepath.Join(r.Run.Dir, slot+"_"+p.Client(), prof.Name)
+	res = matrix.Result{Server: slot, Client: p.Client(), Case: prof.Name, Abbr: prof.Name, Result: matrix.Failed, Dir: dir}
 	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }()
 	if ok, why := s.Serves(p); !ok {
 		res.Result, res.Reason = matrix.Unsupported, why
@@ -65,10 +66,13 @@ func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch: curl appends to a repetition's bench.jsonl
-	rec := CellRecord{Server: s.Name, Protocol: p.Name, Profile: prof.Name}
+	rec := CellRecord{Server: s.Name, CC: cc, Protocol: p.Name, Profile: prof.Name}
 	res.Rerun = fmt.Sprintf("wirelab bench --servers %s --protocols %s --profiles %s --seed %d%s", s.Name, p.Name, prof.Name, r.Seed, r.RerunFlags)
+	if cc != "" {
+		res.Rerun += " --congestion " + cc
+	}
 	for i := 1; i <= r.Plan.Repetitions && ctx.Err() == nil; i++ {
-		rep := r.runRep(ctx, s, p, prof, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
+		rep := r.runRep(ctx, s, p, prof, cc, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
 		if ctx.Err() != nil {
 			return res // no verdict: --resume runs the cell again
 		}
@@ -92,8 +96,11 @@ func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile
 
 // runRep runs one repetition's topology: sim (the profile, this repetition's seed) and server
 // first, the client once the server listens on the protocol's transport; curl downloads every
-// size on a fresh connection; after the cell is fenced its bench.jsonl is verified.
-func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
+// size on a fresh connection; after the cell is fenced its bench.jsonl is verified and the
+// sim's drops towards the client are read. cc ("": default) is the server's TCP congestion
+// control (a sysctl of its network namespace) and, for h3, its QUIC stack's (QUIC_CC, which an
+// image that cannot switch answers with 127: unsupported).
+func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile, cc string, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
 	rep = RepRecord{Rep: i, Seed: matrix.RepeatSeed(r.Seed, i), Dir: dir}
 	link := r.Links[prof.Name]
 	var urls []string
@@ -107,7 +114,9 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 		"REQUESTS": strings.Join(urls, " "), "CLIENT_PARAMS": fmt.Sprintf("%s --max-time %.0f", p.Curl, DownloadLimit(sizes[len(sizes)-1].Bytes, link.DownRate, link.RTT).Seconds()),
 		"SIM_PROFILE": prof.Name, "SIM_SEED": strconv.FormatUint(rep.Seed, 10), "CERTS_DIR": r.CertsDir, "WWW_DIR": r.WWW(),
 		"SERVER_TCP_NO_METRICS_SAVE": "1", // each download starts TCP afresh, not from the last one's ssthresh
-	}, s.Name, p.Name, prof.Name, strconv.Itoa(i))
+		"SERVER_TCP_CC":              cc,  // empty: compose's pinned default (cubic)
+		"SERVER_QUIC_CC":             quicCC(p, cc),
+	}, Slot(s.Name, cc), p.Name, prof.Name, strconv.Itoa(i))
 	if err != nil {
 		rep.Error = err.Error()
 		return rep
@@ -130,8 +139,19 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 	if err := cell.StartServer(ctx, p.Transport); err != nil {
 		if err == topology.ErrServerUnsupported {
 			rep.Unsupported = true
+			return fail("%v: %s", err, cell.LastLogLine("server"))
 		}
 		return fail("%v", err)
+	}
+	// The algorithm the server's TCP really sends with, from its namespace: proof the sweep (or
+	// the pinned default) took, whatever the host's default is.
+	want := cc
+	if want == "" {
+		want = DefaultTCPCC
+	}
+	out, err := cell.Exec(ctx, "server", "cat", "/proc/sys/net/ipv4/tcp_congestion_control")
+	if rep.ServerTCPCC = strings.TrimSpace(string(out)); err != nil || rep.ServerTCPCC != want {
+		return fail("the server's TCP congestion control is %q (%v), want %q", rep.ServerTCPCC, err, want)
 	}
 	err = cell.Up(ctx)
 	code := -1
@@ -166,5 +186,19 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 	if err := VerifyAll(ds, sizes, p); err != nil {
 		return fail("%v", err)
 	}
+	if rep.SimDrops, err = ReadSimDrops(filepath.Join(dir, "sim", "stats.json")); err != nil {
+		return fail("%v", err)
+	}
 	return rep
+}
+
+// DefaultTCPCC is the TCP congestion control compose/lab.yml pins when none is asked for.
+const DefaultTCPCC = "cubic"
+
+// quicCC is the QUIC_CC a server gets: the algorithm for h3 cells of a sweep, else none.
+func quicCC(p Protocol, cc string) string {
+	if p.Transport == "udp" {
+		return cc
+	}
+	return ""
 }

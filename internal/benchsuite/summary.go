@@ -20,6 +20,7 @@ type Summary struct {
 // JSONRow is a Row in result.json: times in ms, null where no download passed (JSON has no NaN).
 type JSONRow struct {
 	Server     string   `json:"server"`
+	CC         string   `json:"congestion_control,omitempty"`
 	Protocol   string   `json:"protocol"`
 	Profile    string   `json:"profile"`
 	Size       string   `json:"size"`
@@ -31,6 +32,8 @@ type JSONRow struct {
 	MinMs      *float64 `json:"min_ms"`
 	MaxMs      *float64 `json:"max_ms"`
 	TTFBMedian *float64 `json:"ttfb_median_ms"`
+	QueueDrops *float64 `json:"sim_queue_drops_median"`
+	LossDrops  *float64 `json:"sim_loss_drops_median"`
 	Seeds      []uint64 `json:"seeds"`
 	Note       string   `json:"note,omitempty"`
 }
@@ -46,9 +49,10 @@ func jsonNum(v float64) *float64 {
 func Summarize(p *Plan, seed uint64, rows []Row, charts []Chart) Summary {
 	s := Summary{Seed: seed, Servers: p.ServerNames(), Repetitions: p.Repetitions, Rows: []JSONRow{}}
 	for _, r := range rows {
-		s.Rows = append(s.Rows, JSONRow{Server: r.Server, Protocol: r.Protocol, Profile: r.Profile, Size: r.Size, Bytes: r.Bytes, Reps: r.Reps,
+		s.Rows = append(s.Rows, JSONRow{Server: r.Server, CC: r.CC, Protocol: r.Protocol, Profile: r.Profile, Size: r.Size, Bytes: r.Bytes, Reps: r.Reps,
 			MedianMs: jsonNum(r.Time.Median), P25Ms: jsonNum(r.Time.P25), P75Ms: jsonNum(r.Time.P75), MinMs: jsonNum(r.Time.Min),
-			MaxMs: jsonNum(r.Time.Max), TTFBMedian: jsonNum(r.TTFBMedian), Seeds: r.Seeds, Note: r.Note})
+			MaxMs: jsonNum(r.Time.Max), TTFBMedian: jsonNum(r.TTFBMedian),
+			QueueDrops: jsonNum(r.QueueDrops), LossDrops: jsonNum(r.LossDrops), Seeds: r.Seeds, Note: r.Note})
 	}
 	for _, x := range p.Protocols {
 		s.Protocols = append(s.Protocols, x.Name)

@@ -25,6 +25,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	protosFlag := fs.String("protocols", "", "comma-separated protocols: h1, h2, h3 (default: all in the bench file)")
 	profilesFlag := fs.String("profiles", "", "comma-separated sim profiles (default: all in the bench file)")
 	sizesFlag := fs.String("sizes", "", "comma-separated object sizes, e.g. 1KB,1MB (default: all in the bench file)")
+	ccFlag := fs.String("congestion", "", "comma-separated congestion controls of the servers to sweep, e.g. cubic,bbr: each server runs "+
+		"once per algorithm as <server>@<algorithm> (default: none, TCP cubic and each QUIC stack's own)")
 	// One cell at a time unless asked: parallel cells share the CPU the timings depend on.
 	opts.Jobs, fs.Lookup("j").DefValue = 1, "1"
 	reps := fs.Int("reps", 0, fmt.Sprintf("repetitions per cell, 1..%d (default: the bench file's)", benchsuite.MaxRepetitions))
@@ -54,11 +56,11 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		return badInputf("images/curl/manifest.yml: roles.bench: %v", err)
 	}
 	plan, err := cfg.Select(allServers, benchsuite.Selection{Quick: *quick, Servers: *serversFlag, Protocols: *protosFlag,
-		Profiles: *profilesFlag, Sizes: *sizesFlag, Reps: *reps})
+		Profiles: *profilesFlag, Sizes: *sizesFlag, Congestion: *ccFlag, Reps: *reps})
 	if err != nil {
 		return badInputf("%v", err)
 	}
-	baseline, err := mf.loadBaseline(e.root, "bench", matrix.Universe{Servers: names(allServers, func(s benchsuite.Server) string { return s.Name }),
+	baseline, err := mf.loadBaseline(e.root, "bench", matrix.Universe{Servers: benchsuite.AllSlots(allServers, cfg.CongestionControls),
 		Clients: names(cfg.Protocols, func(p benchsuite.Protocol) string { return p.Client() }),
 		Cases:   names(cfg.Profiles, func(p benchsuite.Profile) string { return p.Name })},
 		*benchFile == filepath.Join(e.root, "conformance", "bench", "bench.yml"))

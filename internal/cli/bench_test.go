@@ -25,6 +25,7 @@ protocols:
   - {name: h1, alpn: http/1.1, curl: --http1.1, http_version: "1.1", transport: tcp}
   - {name: h3, alpn: h3, curl: --http3-only, http_version: "3", transport: udp}
 profiles: [{name: lte}, {name: wifi, skip_sizes: [1MB]}]
+congestion_controls: [cubic, bbr]
 quick: {servers: [web], profiles: [lte], sizes: [1KB], repetitions: 2}
 `
 	for bad, want := range map[string]string{
@@ -32,6 +33,7 @@ quick: {servers: [web], profiles: [lte], sizes: [1KB], repetitions: 2}
 		strings.Replace(good, "skip_sizes: [1MB]", "skip_sizes: [2MB]", 1): "bench.yml: profiles[1].skip_sizes[0]:",
 		strings.Replace(good, "profiles: [lte]", "profiles: [3g]", 1):      "bench.yml: quick.profiles[0]:",
 		strings.Replace(good, "repetitions: 3", "repetitions: 0", 1):       "bench.yml: repetitions:",
+		strings.Replace(good, "[cubic, bbr]", "[cubic, cubic]", 1):         "bench.yml: congestion_controls[1]:",
 	} {
 		must(t, os.WriteFile(file, []byte(bad), 0o644))
 		if code, _, errOut := wl("bench"); code != ExitBadInput || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
@@ -44,6 +46,7 @@ quick: {servers: [web], profiles: [lte], sizes: [1KB], repetitions: 2}
 		"--profiles 3g":        "--profiles: unknown profile",
 		"--sizes 1KB,3KB":      "--sizes: unknown size",
 		"--protocols h9":       "--protocols: unknown protocol",
+		"--congestion vegas":   `--congestion: unknown congestion control "vegas"`,
 		"--reps -1":            "--reps -1",
 		"--quick=yes":          "quick",
 		"--repeat 2":           "--repeat 2",
