@@ -102,6 +102,7 @@ func wellFormed(data []byte) error {
 // make bench CONGESTION=bbr on the smallest sweep: the servers run as <server>@bbr, the server's
 // TCP namespace really sends with bbr (read back from it, in bench.json), ngtcp2's QUIC takes
 // --cc=bbr, and nginx, whose QUIC has no switch, answers 127: unsupported, with its reason.
+// Every repetition that ran has the server's CPU time from its cgroup.
 func TestIntegrationBenchCongestion(t *testing.T) {
 	bin := integration(t)
 	id, out := runID(t, "it-bench-cc"), t.TempDir()
@@ -118,7 +119,7 @@ func TestIntegrationBenchCongestion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rec.Reps) != 1 || rec.CC != "bbr" || rec.Reps[0].ServerTCPCC != "bbr" || len(rec.Reps[0].Samples) != 1 {
+		if len(rec.Reps) != 1 || rec.CC != "bbr" || rec.Reps[0].ServerTCPCC != "bbr" || len(rec.Reps[0].Samples) != 1 || rec.Reps[0].ServerCPUms <= 0 {
 			t.Errorf("%s: %+v", cell, rec)
 		}
 	}

@@ -22,8 +22,11 @@ type Row struct {
 	// QueueDrops and LossDrops are the medians over the cell's repetitions of the packets the sim
 	// dropped towards the client (every size of a repetition shares one topology).
 	QueueDrops, LossDrops float64
-	Seeds                 []uint64
-	Note                  string // why downloads are missing
+	// CPUmsPerMB is the server's CPU time per MB served, median over the repetitions (all sizes
+	// of a repetition, handshakes included).
+	CPUmsPerMB float64
+	Seeds      []uint64
+	Note       string // why downloads are missing
 }
 
 // Rows builds bench.csv's rows from the run's results, in the plan's order (server, protocol,
@@ -46,10 +49,17 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 		if err != nil {
 			note = err.Error()
 		}
-		var queue, loss []float64
+		var queue, loss, cpu []float64
+		var repBytes int64
+		for _, size := range p.SizesOn(prof) {
+			repBytes += size.Bytes
+		}
 		for _, r := range rec.Reps {
 			if r.Error == "" {
 				queue, loss = append(queue, float64(r.SimDrops.Queue)), append(loss, float64(r.SimDrops.Loss))
+				if r.ServerCPUms > 0 {
+					cpu = append(cpu, r.ServerCPUms/(float64(repBytes)/1e6))
+				}
 			}
 		}
 		for _, size := range p.SizesOn(prof) {
@@ -60,7 +70,7 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 			}
 			out = append(out, Row{Server: c.Server, CC: cc, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
 				Reps: len(ss), Time: SpreadOf(total), TTFBMedian: Median(ttfb), QueueDrops: Median(queue), LossDrops: Median(loss),
-				Seeds: seeds, Note: note})
+				CPUmsPerMB: Median(cpu), Seeds: seeds, Note: note})
 		}
 	}
 	return out
@@ -68,7 +78,7 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 
 // CSVHeader is bench.csv's header.
 var CSVHeader = []string{"server", "congestion_control", "protocol", "profile", "size", "bytes", "reps", "median_ms", "p25_ms", "p75_ms",
-	"min_ms", "max_ms", "ttfb_median_ms", "sim_queue_drops_median", "sim_loss_drops_median", "seeds", "note"}
+	"min_ms", "max_ms", "ttfb_median_ms", "sim_queue_drops_median", "sim_loss_drops_median", "server_cpu_ms_per_mb", "seeds", "note"}
 
 // WriteCSV writes bench.csv (times in ms; empty where no download passed; seeds space-separated).
 func WriteCSV(path string, rows []Row) error {
@@ -86,7 +96,7 @@ func WriteCSV(path string, rows []Row) error {
 		}
 		recs = append(recs, []string{r.Server, r.CC, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
 			num(r.Time.Median), num(r.Time.P25), num(r.Time.P75), num(r.Time.Min), num(r.Time.Max), num(r.TTFBMedian),
-			num(r.QueueDrops), num(r.LossDrops), strings.Join(seeds, " "), r.Note})
+			num(r.QueueDrops), num(r.LossDrops), num(r.CPUmsPerMB), strings.Join(seeds, " "), r.Note})
 	}
 	return csvfile.Write(path, CSVHeader, recs)
 }
@@ -103,14 +113,14 @@ func ReadCSV(path string) ([]Row, error) {
 		bad := func(col int) error {
 			return fmt.Errorf("%s:%d: %s %q: not a number", path, i+2, CSVHeader[col], rec[col])
 		}
-		row := Row{Server: rec[0], CC: rec[1], Protocol: rec[2], Profile: rec[3], Size: rec[4], Note: rec[16]}
+		row := Row{Server: rec[0], CC: rec[1], Protocol: rec[2], Profile: rec[3], Size: rec[4], Note: rec[17]}
 		if row.Bytes, err = strconv.ParseInt(rec[5], 10, 64); err != nil {
 			return nil, bad(5)
 		}
 		if row.Reps, err = strconv.Atoi(rec[6]); err != nil {
 			return nil, bad(6)
 		}
-		var nums [8]float64
+		var nums [9]float64
 		for k := range nums {
 			nums[k] = math.NaN()
 			if rec[7+k] == "" {
@@ -121,11 +131,11 @@ func ReadCSV(path string) ([]Row, error) {
 			}
 		}
 		row.Time = Spread{Median: nums[0], P25: nums[1], P75: nums[2], Min: nums[3], Max: nums[4]}
-		row.TTFBMedian, row.QueueDrops, row.LossDrops = nums[5], nums[6], nums[7]
-		for _, s := range strings.Fields(rec[15]) {
+		row.TTFBMedian, row.QueueDrops, row.LossDrops, row.CPUmsPerMB = nums[5], nums[6], nums[7], nums[8]
+		for _, s := range strings.Fields(rec[16]) {
 			v, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
-				return nil, bad(15)
+				return nil, bad(16)
 			}
 			row.Seeds = append(row.Seeds, v)
 		}

@@ -42,7 +42,8 @@ func fakeSweep(t *testing.T, congestion string) (*Plan, []matrix.Result) {
 		}
 		rec := CellRecord{Server: s.Name, CC: cc, Protocol: pr.Name, Profile: prof.Name}
 		for i := 1; i <= p.Repetitions; i++ {
-			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i), SimDrops: SimDrops{Queue: uint64(10 * i), Loss: uint64(i)}}
+			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i), SimDrops: SimDrops{Queue: uint64(10 * i), Loss: uint64(i)},
+				ServerCPUms: float64(i) * 1001}
 			for _, size := range p.Sizes {
 				ms := float64(size.Bytes)/1000 + float64(i)*10 + float64(len(prof.Name))
 				if pr.Name == "h3" {
@@ -74,7 +75,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 	}
 	// 1 + 10i + 3 for i = 1..3: 14, 24, 34
 	if r.Time != (Spread{Median: 24, P25: 19, P75: 29, Min: 14, Max: 34}) || r.TTFBMedian != 50 || len(r.Seeds) != 3 || r.Seeds[0] != 7 ||
-		r.QueueDrops != 20 || r.LossDrops != 2 || r.CC != "" {
+		r.QueueDrops != 20 || r.LossDrops != 2 || r.CC != "" || math.Abs(r.CPUmsPerMB-2000) > 1e-9 { // 2002 ms over 1 KB + 1 MB
 		t.Errorf("first row %+v", r)
 	}
 	path := filepath.Join(t.TempDir(), "bench.csv")
@@ -85,7 +86,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	if !strings.HasPrefix(string(data), "server,congestion_control,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
-		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,seeds,note\n") {
+		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,server_cpu_ms_per_mb,seeds,note\n") {
 		t.Errorf("header: %s", strings.SplitN(string(data), "\n", 2)[0])
 	}
 	must(t, os.WriteFile(path, bytes.Replace(data, []byte(",24.00,"), []byte(",fast,"), 1), 0o644))

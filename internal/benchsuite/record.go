@@ -29,8 +29,11 @@ type RepRecord struct {
 	Samples     []Sample `json:"downloads"`
 	SimDrops    SimDrops `json:"sim_drops_to_client"`
 	ServerTCPCC string   `json:"server_tcp_congestion_control"` // read from the server's namespace
-	Error       string   `json:"error,omitempty"`
-	Unsupported bool     `json:"unsupported,omitempty"`
+	// ServerCPUms is the CPU time the server's container spent from the client's start to its
+	// exit (its cgroup; every size of the repetition), 0 when unreadable.
+	ServerCPUms float64 `json:"server_cpu_ms,omitempty"`
+	Error       string  `json:"error,omitempty"`
+	Unsupported bool    `json:"unsupported,omitempty"`
 }
 
 // Sample is one verified download: time to first byte and total time, in milliseconds.

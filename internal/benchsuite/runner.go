@@ -153,6 +153,7 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 	if rep.ServerTCPCC = strings.TrimSpace(string(out)); err != nil || rep.ServerTCPCC != want {
 		return fail("the server's TCP congestion control is %q (%v), want %q", rep.ServerTCPCC, err, want)
 	}
+	cpuBefore, cpuErr := cell.CPUTime(ctx, "server")
 	err = cell.Up(ctx)
 	code := -1
 	if err == nil {
@@ -160,6 +161,10 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 	}
 	if ctx.Err() != nil {
 		return rep
+	}
+	// The server's CPU over the downloads (handshakes included), while it still runs.
+	if cpuAfter, err2 := cell.CPUTime(ctx, "server"); cpuErr == nil && err2 == nil {
+		rep.ServerCPUms = float64(cpuAfter-cpuBefore) / float64(time.Millisecond)
 	}
 	if state, _ := cell.State(context.Background(), "server"); !strings.HasPrefix(state, "running") {
 		return fail("the server died during the downloads (%s): %s", state, cell.LastLogLine("server"))

@@ -34,6 +34,7 @@ type JSONRow struct {
 	TTFBMedian *float64 `json:"ttfb_median_ms"`
 	QueueDrops *float64 `json:"sim_queue_drops_median"`
 	LossDrops  *float64 `json:"sim_loss_drops_median"`
+	CPUmsPerMB *float64 `json:"server_cpu_ms_per_mb"`
 	Seeds      []uint64 `json:"seeds"`
 	Note       string   `json:"note,omitempty"`
 }
@@ -52,7 +53,7 @@ func Summarize(p *Plan, seed uint64, rows []Row, charts []Chart) Summary {
 		s.Rows = append(s.Rows, JSONRow{Server: r.Server, CC: r.CC, Protocol: r.Protocol, Profile: r.Profile, Size: r.Size, Bytes: r.Bytes, Reps: r.Reps,
 			MedianMs: jsonNum(r.Time.Median), P25Ms: jsonNum(r.Time.P25), P75Ms: jsonNum(r.Time.P75), MinMs: jsonNum(r.Time.Min),
 			MaxMs: jsonNum(r.Time.Max), TTFBMedian: jsonNum(r.TTFBMedian),
-			QueueDrops: jsonNum(r.QueueDrops), LossDrops: jsonNum(r.LossDrops), Seeds: r.Seeds, Note: r.Note})
+			QueueDrops: jsonNum(r.QueueDrops), LossDrops: jsonNum(r.LossDrops), CPUmsPerMB: jsonNum(r.CPUmsPerMB), Seeds: r.Seeds, Note: r.Note})
 	}
 	for _, x := range p.Protocols {
 		s.Protocols = append(s.Protocols, x.Name)

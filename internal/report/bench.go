@@ -35,7 +35,7 @@ func benchSection(o Options) (extraSection, bool) {
 		x.Warnings = append(x.Warnings, fmt.Sprintf("%s: %v", filepath.Join(dir, "result.json"), err))
 	}
 	t := &dataTable{Head: []string{"server", "congestion control", "protocol", "profile", "size", "reps", "median ms", "p25 ms", "p75 ms", "min ms",
-		"max ms", "TTFB median ms", "sim queue drops", "sim loss drops", "seeds", "note"}}
+		"max ms", "TTFB median ms", "sim queue drops", "sim loss drops", "server CPU ms/MB", "seeds", "note"}}
 	for _, r := range rows {
 		seeds := make([]string, len(r.Seeds))
 		for i, s := range r.Seeds {
@@ -46,7 +46,7 @@ func benchSection(o Options) (extraSection, bool) {
 			cc = "default"
 		}
 		row := []tableCell{{Text: r.Server}, {Text: cc}, {Text: r.Protocol}, {Text: r.Profile}, {Text: r.Size}, {Text: fmt.Sprint(r.Reps), Class: "num"}}
-		for _, v := range []float64{r.Time.Median, r.Time.P25, r.Time.P75, r.Time.Min, r.Time.Max, r.TTFBMedian, r.QueueDrops, r.LossDrops} {
+		for _, v := range []float64{r.Time.Median, r.Time.P25, r.Time.P75, r.Time.Min, r.Time.Max, r.TTFBMedian, r.QueueDrops, r.LossDrops, r.CPUmsPerMB} {
 			row = append(row, tableCell{Text: msText(v), Class: "num"})
 		}
 		row = append(row, tableCell{Text: strings.Join(seeds, " ")}, tableCell{Text: r.Note, Class: map[bool]string{true: "warn"}[r.Note != ""]})
