@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/quicvarint"
 )
 
 // tsharkPacket is one element of tshark's -T json output.
@@ -354,7 +356,7 @@ func reassembleH3(t *Trace) []H3Stream {
 func parseH3Stream(id int64, b []byte) H3Stream {
 	s := H3Stream{ID: id, Uni: id&2 != 0, ClientStarted: id&1 == 0, Bytes: uint64(len(b))}
 	if s.Uni {
-		typ, n := varint(b)
+		typ, n := quicvarint.Read(b)
 		if n == 0 {
 			s.Truncated = len(b) > 0
 			return s
@@ -366,12 +368,12 @@ func parseH3Stream(id int64, b []byte) H3Stream {
 		}
 	}
 	for len(b) > 0 {
-		typ, n := varint(b)
+		typ, n := quicvarint.Read(b)
 		if n == 0 {
 			s.Truncated = true
 			return s
 		}
-		l, m := varint(b[n:])
+		l, m := quicvarint.Read(b[n:])
 		if m == 0 {
 			s.Truncated = true
 			return s
@@ -384,22 +386,6 @@ func parseH3Stream(id int64, b []byte) H3Stream {
 		b = b[l:]
 	}
 	return s
-}
-
-// varint decodes a QUIC variable-length integer; n == 0 when b is too short.
-func varint(b []byte) (v uint64, n int) {
-	if len(b) == 0 {
-		return 0, 0
-	}
-	n = 1 << (b[0] >> 6)
-	if len(b) < n {
-		return 0, 0
-	}
-	v = uint64(b[0] & 0x3f)
-	for i := 1; i < n; i++ {
-		v = v<<8 | uint64(b[i])
-	}
-	return v, n
 }
 
 func parseTime(s string) time.Time {

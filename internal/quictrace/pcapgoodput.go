@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/capture"
+	"github.com/wirelab/wirelab/internal/quicvarint"
 )
 
 // GoodputFromPcap is the measurement of upstream's goodput and crosstraffic cases: the payload
@@ -93,7 +94,7 @@ func hasShortHeader(q []byte) bool {
 			return false
 		}
 		if typ == TypeInitial { // Token Length and Token
-			tl, n := varint(q[i:])
+			tl, n := quicvarint.Read(q[i:])
 			if n == 0 {
 				return false
 			}
@@ -102,7 +103,7 @@ func hasShortHeader(q []byte) bool {
 		if i >= len(q) {
 			return false
 		}
-		l, n := varint(q[i:])
+		l, n := quicvarint.Read(q[i:])
 		if n == 0 || l > uint64(len(q)) { // garbage
 			return false
 		}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/quicvarint"
 )
 
 // Fixtures are recorded by conformance/quic/fixtures/gen.sh.
@@ -366,8 +368,8 @@ func TestVarint(t *testing.T) {
 		{[]byte{0xc2, 0x19, 0x7c, 0x5e, 0xff, 0x14, 0xe8, 0x8c}, 151288809941952652, 8},
 		{[]byte{0x7b}, 0, 0},
 	} {
-		if v, n := varint(c.in); v != c.v || n != c.n {
-			t.Errorf("varint(%x) = %d,%d want %d,%d", c.in, v, n, c.v, c.n)
+		if v, n := quicvarint.Read(c.in); v != c.v || n != c.n {
+			t.Errorf("quicvarint.Read(%x) = %d,%d want %d,%d", c.in, v, n, c.v, c.n)
 		}
 	}
 }

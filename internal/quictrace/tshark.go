@@ -240,3 +240,55 @@ func lastLine(s string) string {
 	}
 	return "no output"
 }
+
+// Exec runs one tshark pass over pcap (with the secrets in keylog, may be "" when the pcapng
+// carries them) in a network-less container: UDP ports ServerPort and PreferredAddressPort are
+// decoded as QUIC and extra (a display filter, -T fields -e ...) follows. Standard output
+// streams to stdout; a failing tshark (a damaged capture) is an error ending in tshark's last
+// line.
+func (r *Runner) Exec(ctx context.Context, pcap, keylog string, stdout io.Writer, extra ...string) error {
+	var m mounts
+	cp, err := m.path(pcap)
+	if err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	args := []string{"-r", cp, "-n",
+		"-d", "udp.port==" + strconv.Itoa(ServerPort) + ",quic",
+		"-d", "udp.port==" + strconv.Itoa(PreferredAddressPort) + ",quic"}
+	if keylog != "" {
+		ck, err := m.path(keylog)
+		if err != nil {
+			return fmt.Errorf("keylog: %w", err)
+		}
+		args = append(args, "-o", "tls.keylog_file:"+ck)
+	}
+	all := append([]string{"run", "--rm", "--network", "none"}, m.args...)
+	all = append(append(append(all, r.image()), args...), extra...)
+	var errb bytes.Buffer
+	cmd := r.cli().Cmd(ctx, all...)
+	cmd.Stdout, cmd.Stderr = stdout, &errb
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("tshark on %s: %v: %s", pcap, err, m.host(tsharkError(errb.String())))
+	}
+	return nil
+}
+
+// tsharkError is tshark's complaint as one line: from its last "tshark:" line on (a damaged
+// file's detail follows on the next line), else the last line.
+func tsharkError(stderr string) string {
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "tshark:") {
+			return strings.Join(strings.Fields(strings.Join(lines[i:], " ")), " ")
+		}
+	}
+	return lastLine(stderr)
+}
+
+// host turns the container paths in s back into the host paths they mount.
+func (m *mounts) host(s string) string {
+	for dir, c := range m.dirs {
+		s = strings.ReplaceAll(s, c+"/", dir+"/")
+	}
+	return s
+}
