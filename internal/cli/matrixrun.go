@@ -196,8 +196,8 @@ func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.
 // cells no entry expects); cells expected to fail that passed are listed for removal.
 func reportBaseline(e *env, b *matrix.Baseline, results []matrix.Result) error {
 	rep := b.Compare(results)
-	fmt.Fprintf(e.stdout, "baseline %s: %d failed as expected, %d regressions, %d newly passing\n", b.Path,
-		len(rep.Expected), len(rep.Regressions), len(rep.NewlyPassing))
+	fmt.Fprintf(e.stdout, "baseline %s: %d failed as expected, %d regressions, %d newly passing, %d flaky passed\n", b.Path,
+		len(rep.Expected), len(rep.Regressions), len(rep.NewlyPassing), len(rep.FlakyPassed))
 	for _, r := range rep.NewlyPassing {
 		fmt.Fprintf(e.stdout, "  newly passing (remove from baseline): %s\n", r.Label())
 	}

@@ -107,7 +107,8 @@ func (b *Baseline) match(r Result) *Expectation {
 // BaselineReport is a run held against its baseline.
 type BaselineReport struct {
 	Regressions  []Result // failed, and no entry expects it
-	Expected     []Result // failed or flaky as an entry says
+	Expected     []Result // failed, and an entry expects it (fail or flaky)
+	FlakyPassed  []Result // passed where an entry says flaky
 	NewlyPassing []Result // passed where an entry says fail: remove it from the baseline
 }
 
@@ -121,8 +122,10 @@ func (b *Baseline) Compare(results []Result) BaselineReport {
 		case r.Result == Unsupported:
 		case r.Result == Failed && x == nil:
 			rep.Regressions = append(rep.Regressions, r)
-		case r.Result == Failed || (x != nil && x.Status == ExpectFlaky):
+		case r.Result == Failed:
 			rep.Expected = append(rep.Expected, r)
+		case x != nil && x.Status == ExpectFlaky:
+			rep.FlakyPassed = append(rep.FlakyPassed, r)
 		case x != nil && x.Status == ExpectFail:
 			rep.NewlyPassing = append(rep.NewlyPassing, r)
 		}
