@@ -41,6 +41,13 @@ for v in "TARGET=nope" "ENGINE=honggfuzz" "DURATION=ten" "JOBS=0"; do
   if [ $rc -eq 2 ] && [ "$(echo "$msg" | wc -l)" -eq 1 ] && [[ $msg == *"$name:"* ]]; then ok "make fuzz $v -> exit 2: $msg"; else bad "make fuzz $v -> exit $rc: $msg"; fi
 done
 msg=$(CRASH=/nonexistent bash fuzz/repro.sh 2>&1); [ $? -eq 2 ] && [[ $msg == *CRASH:* ]] && ok "fuzz-repro CRASH=/nonexistent -> exit 2" || bad "fuzz-repro bad CRASH: $msg"
+empty_seeds=$(mktemp -d)
+for v in "SEEDS=/nonexistent" "SEEDS=$empty_seeds" "CORPUS=/nonexistent" "SEEDS=$empty_seeds RUN=x"; do
+  msg=$(env TARGET=nghttp3-qpack-decoder SEEDS=fuzz/qif CORPUS= RUN= $v bash fuzz/merge.sh 2>&1); rc=$?
+  name=${v%%=*}
+  if [ $rc -eq 2 ] && [ "$(echo "$msg" | wc -l)" -eq 1 ] && [[ $msg == *"$name:"* ]]; then ok "fuzz-merge $v -> exit 2: $msg"; else bad "fuzz-merge $v -> exit $rc: $msg"; fi
+done
+rmdir "$empty_seeds"
 stage "variable checks"
 
 # 4. stored corpora replay cleanly on the ASan build and on the coverage build's replay driver

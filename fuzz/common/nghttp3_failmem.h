@@ -11,10 +11,12 @@ typedef struct {
   wl_rng rng;
   uint32_t one_in; /* fail 1 allocation in one_in (0: never) */
   uint32_t failures;
+  int (*decide)(void *); /* when set, decides each allocation instead of rng/one_in (1 = fail) */
+  void *decide_ud;
 } wl_failmem;
 
 static int wl_failmem_fail(wl_failmem *fm) {
-  if (!wl_rng_one_in(&fm->rng, fm->one_in)) return 0;
+  if (fm->decide ? !fm->decide(fm->decide_ud) : !wl_rng_one_in(&fm->rng, fm->one_in)) return 0;
   fm->failures++;
   return 1;
 }
@@ -29,6 +31,19 @@ static inline nghttp3_mem wl_failmem_init(wl_failmem *fm, unsigned rate, const u
   fm->rng.s ^= 0xa110c;
   fm->one_in = rate ? 1u << (rate + 2) : 0;
   fm->failures = 0;
+  fm->decide = NULL;
+  fm->decide_ud = NULL;
+  nghttp3_mem mem = {fm, wl_fm_malloc, wl_fm_free, wl_fm_calloc, wl_fm_realloc};
+  return mem;
+}
+
+/* Every allocation asks decide(ud) whether to fail (e.g. a bit consumed from the input, fdp.h). */
+static inline nghttp3_mem wl_failmem_init_fn(wl_failmem *fm, int (*decide)(void *), void *ud) {
+  fm->rng.s = 1;
+  fm->one_in = 0;
+  fm->failures = 0;
+  fm->decide = decide;
+  fm->decide_ud = ud;
   nghttp3_mem mem = {fm, wl_fm_malloc, wl_fm_free, wl_fm_calloc, wl_fm_realloc};
   return mem;
 }
