@@ -38,6 +38,9 @@ case "$role" in
       # answers a client's key update (keyupdate, whose server side upstream calls transfer).
       handshake|transfer|chacha20|keyupdate|http3|v2|multiconnect|resumption|zerortt|amplificationlimit) ;;
       retry) ;;
+      # make bench: h3 only; aioquic's congestion control is not switched here (QUIC_CC: 127).
+      bench)
+        if [ -n "${QUIC_CC:-}" ]; then echo "aioquic server: QUIC congestion control '$QUIC_CC' cannot be chosen here"; exit 127; fi ;;
       *) echo "aioquic server: test case '$testcase' not supported"; exit 127 ;;
     esac ;;
   *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;
@@ -49,6 +52,8 @@ if [ "$role" = server ]; then
   args=()
   [ "$testcase" = retry ] && args+=(--retry)
   [ "$testcase" = http3 ] && args+=(--h3-first)
+  # No qlog in bench cells: writing every packet's event would cost the CPU the timings measure.
+  [ "$testcase" = bench ] && { args+=(--h3-first); unset QLOGDIR; }
   echo "aioquic server: TESTCASE=$testcase, serving /www on UDP 443"
   # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
   exec wirelab-serve python3 -u "$adapter/aioquic_server.py" "${args[@]}" ${SERVER_PARAMS:-}

@@ -41,6 +41,10 @@ case "$role" in
       # client's key update by itself).
       keyupdate) program_testcase=transfer ;;
       ecn) program_testcase=transfer ;;
+      # make bench: the http3 server (h3 only, no qlog); quic-go has no congestion-control switch.
+      bench)
+        if [ -n "${QUIC_CC:-}" ]; then echo "quic-go server: QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; exit 127; fi
+        program_testcase=http3; unset QLOGDIR ;;
       *) echo "quic-go server: test case '$testcase' not supported"; exit 127 ;;
     esac ;;
   *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;
