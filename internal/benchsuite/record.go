@@ -1,10 +1,10 @@
 package benchsuite
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/wirelab/wirelab/internal/jsonfile"
 )
 
 // RecordFile is a cell's record of its repetitions, in the cell's folder: what bench.csv is
@@ -43,26 +43,13 @@ type Sample struct {
 	TotalMs float64 `json:"total_ms"`
 }
 
-// Write writes the record as JSON.
-func (c CellRecord) Write(path string) error {
-	data, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
-}
+// Write writes the record as JSON (atomically: a resumed run never reads half a record).
+func (c CellRecord) Write(path string) error { return jsonfile.Write(path, c) }
 
 // ReadRecord reads a cell's bench.json.
 func ReadRecord(path string) (CellRecord, error) {
 	var c CellRecord
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return c, err
-	}
-	if err := json.Unmarshal(data, &c); err != nil {
-		return c, fmt.Errorf("%s: %v", path, err)
-	}
-	return c, nil
+	return c, jsonfile.Read(path, &c)
 }
 
 // FirstError is the first failed repetition's reason, "" when every one passed.

@@ -1,9 +1,10 @@
 // Package jsonfile writes JSON files atomically, so a reader (or an interrupted run) never sees
-// half a file.
+// half a file, and reads them back with errors that name the file.
 package jsonfile
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -22,4 +23,16 @@ func Write(path string, v any) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// Read decodes the JSON file at path into v; a malformed file is an error naming it.
+func Read(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
 }
