@@ -151,22 +151,40 @@ type rateResult struct {
 	Mbps      float64 `json:"mbit_per_s"`
 	PPS       float64 `json:"packets_per_s"`
 	Sent      uint64  `json:"sent,omitempty"`
+	GSOBatch  int     `json:"gso_batch,omitempty"` // datagrams per sendmsg when -gso was on
 }
 
-func measureDownload(server string, bps int64, duration time.Duration, size int) (rateResult, error) {
+func measureDownload(server string, bps int64, duration time.Duration, size, gso int) (rateResult, error) {
+	if err := checkGSO(gso, size); err != nil {
+		return rateResult{}, err
+	}
 	conn, v6, err := dial(server)
 	if err != nil {
 		return rateResult{}, err
 	}
 	defer conn.Close()
-	session := newSession()
-	req := make([]byte, headerLen+24)
-	header{kind: kindDownload, session: session}.put(req)
-	downloadRequest{BitsPerSecond: bps, DurationMs: duration.Milliseconds(), Size: int64(size)}.put(req)
+	return download(conn, v6, downloadRequest{BitsPerSecond: bps, DurationMs: duration.Milliseconds(), Size: int64(size), GSO: int64(gso)})
+}
+
+// download asks the server for the flow r describes and counts what arrives on conn. With GSO
+// the reads are coalesced by GRO and split back into datagrams, so the counts mean the same.
+func download(conn *net.UDPConn, v6 bool, r downloadRequest) (rateResult, error) {
 	res := rateResult{Direction: "to-client"}
+	gro := r.GSO > 1
+	if gro {
+		if err := connGRO(conn); err != nil {
+			return res, fmt.Errorf("-gso %d: enabling UDP_GRO: %w", r.GSO, err)
+		}
+		res.GSOBatch = int(r.GSO)
+	}
+	session := newSession()
+	req := make([]byte, r.wireLen())
+	header{kind: kindDownload, session: session}.put(req)
+	r.put(req)
 	var first, last time.Time
-	buf := make([]byte, 65536)
-	deadline := time.Now().Add(duration + 5*time.Second)
+	buf, oob := make([]byte, 65536), make([]byte, 64)
+	var segs [][]byte
+	deadline := time.Now().Add(time.Duration(r.DurationMs)*time.Millisecond + 5*time.Second)
 	for attempt := 0; ; attempt++ {
 		if res.Packets == 0 { // the request itself may be lost on a lossy link: repeat it
 			if attempt > 5 {
@@ -175,30 +193,52 @@ func measureDownload(server string, bps int64, duration time.Duration, size int)
 			_, _ = conn.Write(req)
 		}
 		_ = conn.SetReadDeadline(time.Now().Add(time.Second))
-		n, err := conn.Read(buf)
+		var n, oobn, seg int
+		var err error
+		if gro {
+			n, oobn, _, _, err = conn.ReadMsgUDP(buf, oob)
+			seg = groSize(oob[:oobn])
+		} else {
+			n, err = conn.Read(buf)
+		}
 		if err != nil {
 			if res.Packets > 0 || time.Now().After(deadline) {
 				break
 			}
 			continue
 		}
-		h, err := parseHeader(buf[:n])
-		if err != nil || h.kind != kindData || h.session != session {
-			continue
+		segs = splitSegments(segs[:0], buf[:n], seg)
+		for _, d := range segs {
+			h, err := parseHeader(d)
+			if err != nil || h.session != session {
+				continue
+			}
+			if h.kind == kindReport { // the server could not send: say why rather than time out
+				var f downloadFailed
+				if json.Unmarshal(d[headerLen:], &f) == nil && f.Error != "" {
+					return res, fmt.Errorf("server: %s", f.Error)
+				}
+			}
+			if h.kind != kindData {
+				continue
+			}
+			now := time.Now()
+			if res.Packets == 0 {
+				first = now
+			}
+			last = now
+			res.Packets++
+			res.Bytes += uint64(len(d) + ipOverhead(v6))
 		}
-		now := time.Now()
-		if res.Packets == 0 {
-			first = now
-		}
-		last = now
-		res.Packets++
-		res.Bytes += uint64(n + ipOverhead(v6))
 	}
 	res.fill(first, last)
 	return res, nil
 }
 
-func measureUpload(server string, bps int64, duration time.Duration, size int) (rateResult, error) {
+func measureUpload(server string, bps int64, duration time.Duration, size, gso int) (rateResult, error) {
+	if err := checkGSO(gso, size); err != nil {
+		return rateResult{}, err
+	}
 	conn, v6, err := dial(server)
 	if err != nil {
 		return rateResult{}, err
@@ -206,9 +246,16 @@ func measureUpload(server string, bps int64, duration time.Duration, size int) (
 	defer conn.Close()
 	session := newSession()
 	send := func(b []byte) error { _, err := conn.Write(b); return err }
-	sent := sendPaced(send, size, bps, duration, v6, func(b []byte, seq uint64) {
+	if gso > 1 {
+		oob := gsoControl(size)
+		send = func(b []byte) error { _, _, err := conn.WriteMsgUDP(b, oob, nil); return gsoSendError(err, gso, size) }
+	}
+	sent, err := sendPaced(send, size, gso, bps, duration, v6, func(b []byte, seq uint64) {
 		header{kind: kindData, session: session, seq: seq}.put(b)
 	})
+	if err != nil {
+		return rateResult{}, err
+	}
 	time.Sleep(time.Second) // let the queue drain
 	req := make([]byte, headerLen)
 	header{kind: kindReport, session: session}.put(req)
@@ -229,6 +276,9 @@ func measureUpload(server string, bps int64, duration time.Duration, size int) (
 			return rateResult{}, fmt.Errorf("report: %v", err)
 		}
 		res := rateResult{Direction: "to-server", Packets: u.Packets, Bytes: u.Bytes, Sent: sent}
+		if gso > 1 {
+			res.GSOBatch = gso
+		}
 		res.fill(time.Unix(0, u.FirstNs), time.Unix(0, u.LastNs))
 		return res, nil
 	}

@@ -1,9 +1,9 @@
 // Command probe measures what the sim does to traffic: round-trip time and loss with UDP echo
 // probes, and achieved rate with paced UDP flows in either direction. Results are JSON.
 //
-//	probe server [-port 5201]
+//	probe server [-port 5201] [-gso N]
 //	probe rtt  -server HOST:PORT [-count 10000] [-interval 1ms] [-size 64]
-//	probe rate -server HOST:PORT -dir down|up [-rate 10Mbit|0] [-duration 5s] [-size 1200]
+//	probe rate -server HOST:PORT -dir down|up [-rate 10Mbit|0] [-duration 5s] [-size 1200] [-gso N]
 package main
 
 import (
@@ -31,13 +31,14 @@ func main() {
 	dir := fs.String("dir", "down", "rate: down (server to client) or up (client to server)")
 	rate := fs.String("rate", "0", "rate: IP-level send rate like 15Mbit; 0 = as fast as possible")
 	duration := fs.Duration("duration", 5*time.Second, "rate: how long to send")
+	gso := fs.Int("gso", 0, "rate: datagrams per sendmsg with UDP GSO, GRO on receive (0 = off); server: N > 1 turns on GRO for uploads")
 	_ = fs.Parse(os.Args[2:])
 
 	var res any
 	var err error
 	switch os.Args[1] {
 	case "server":
-		err = serve(*port)
+		err = serve(*port, *gso)
 	case "rtt":
 		res, err = measureRTT(*server, *count, *interval, or(*size, 64), *grace)
 	case "rate":
@@ -46,9 +47,9 @@ func main() {
 			break
 		}
 		if *dir == "up" {
-			res, err = measureUpload(*server, bps, *duration, or(*size, 1200))
+			res, err = measureUpload(*server, bps, *duration, or(*size, 1200), *gso)
 		} else {
-			res, err = measureDownload(*server, bps, *duration, or(*size, 1200))
+			res, err = measureDownload(*server, bps, *duration, or(*size, 1200), *gso)
 		}
 	default:
 		err = fmt.Errorf("unknown mode %q", os.Args[1])

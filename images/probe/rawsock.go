@@ -30,6 +30,18 @@ func listenRawUDP(port int) (rawUDP, error) {
 func (s rawUDP) recv(b []byte) (int, unix.Sockaddr, error) { return unix.Recvfrom(int(s), b, 0) }
 func (s rawUDP) send(b []byte, to unix.Sockaddr) error     { return unix.Sendto(int(s), b, 0, to) }
 
+// recvMsg is recv with control messages (UDP GRO's segment size).
+func (s rawUDP) recvMsg(b, oob []byte) (n, oobn int, from unix.Sockaddr, err error) {
+	n, oobn, _, from, err = unix.Recvmsg(int(s), b, oob, 0)
+	return n, oobn, from, err
+}
+
+// sendMsg is send with a control message (UDP GSO's segment size).
+func (s rawUDP) sendMsg(b, oob []byte, to unix.Sockaddr) error {
+	_, err := unix.SendmsgN(int(s), b, oob, to, 0)
+	return err
+}
+
 // addrOf returns the peer's address (v4-mapped peers as plain IPv4).
 func addrOf(sa unix.Sockaddr) netip.Addr {
 	if s6, ok := sa.(*unix.SockaddrInet6); ok {

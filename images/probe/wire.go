@@ -34,28 +34,51 @@ func parseHeader(b []byte) (header, error) {
 	return header{kind: b[0], session: binary.BigEndian.Uint64(b[1:]), seq: binary.BigEndian.Uint64(b[9:])}, nil
 }
 
-// downloadRequest is the body of a kindDownload datagram.
+// downloadRequest is the body of a kindDownload datagram. The GSO field came later: it is sent
+// only when set (a longer datagram), so old servers still parse new requests and a request of
+// the old length means no GSO.
 type downloadRequest struct {
 	BitsPerSecond int64 // IP-level rate to pace at; 0 = as fast as possible
 	DurationMs    int64
 	Size          int64 // datagram payload size
+	GSO           int64 // datagrams per sendmsg (UDP GSO); 0 or 1 = one per send
+}
+
+const (
+	downloadRequestLen    = headerLen + 24
+	downloadRequestGSOLen = headerLen + 32
+)
+
+// wireLen is the length of the datagram carrying r.
+func (r downloadRequest) wireLen() int {
+	if r.GSO > 1 {
+		return downloadRequestGSOLen
+	}
+	return downloadRequestLen
 }
 
 func (r downloadRequest) put(b []byte) {
 	binary.BigEndian.PutUint64(b[headerLen:], uint64(r.BitsPerSecond))
 	binary.BigEndian.PutUint64(b[headerLen+8:], uint64(r.DurationMs))
 	binary.BigEndian.PutUint64(b[headerLen+16:], uint64(r.Size))
+	if len(b) >= downloadRequestGSOLen {
+		binary.BigEndian.PutUint64(b[headerLen+24:], uint64(r.GSO))
+	}
 }
 
 func parseDownloadRequest(b []byte) (downloadRequest, error) {
-	if len(b) < headerLen+24 {
+	if len(b) < downloadRequestLen {
 		return downloadRequest{}, errors.New("short download request")
 	}
-	return downloadRequest{
+	r := downloadRequest{
 		BitsPerSecond: int64(binary.BigEndian.Uint64(b[headerLen:])),
 		DurationMs:    int64(binary.BigEndian.Uint64(b[headerLen+8:])),
 		Size:          int64(binary.BigEndian.Uint64(b[headerLen+16:])),
-	}, nil
+	}
+	if len(b) >= downloadRequestGSOLen {
+		r.GSO = int64(binary.BigEndian.Uint64(b[headerLen+24:]))
+	}
+	return r, nil
 }
 
 // ipOverhead is the IP+UDP header bytes a datagram occupies on the link, so rates are reported

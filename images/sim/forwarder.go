@@ -52,6 +52,8 @@ type ioStats struct {
 	WriteErrors uint64         `json:"write_errors"`
 	ReadErrors  uint64         `json:"read_errors"`
 	Foreign     uint64         `json:"dropped_foreign_destination"`
+	Reads       uint64         `json:"reads"`  // read(2)s: fewer than packets in when the kernel hands over GSO batches
+	Writes      uint64         `json:"writes"` // write(2)s: fewer than packets out when releases are coalesced
 	Lateness    latencySummary `json:"release_lateness"`
 }
 
@@ -97,9 +99,12 @@ func (f *forwarder) now() time.Duration { return time.Since(f.start) }
 
 // readLoop reads packets arriving from one side on its own OS thread (see openTUN). A packet
 // written back to the same TUN is received by the kernel there and routed on to the other side.
+// On an offloading device one read may hold a GSO batch: its segments are decided one by one,
+// in order, under one lock.
 func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 	runtime.LockOSThread()
-	rbuf := make([]byte, 65536)
+	rbuf := make([]byte, 65536+vnetHdrLen)
+	from, to := sides(dir)
 	for {
 		n, err := dev.read(rbuf)
 		if err != nil {
@@ -112,28 +117,46 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 			time.Sleep(time.Millisecond)
 			continue
 		}
-		buf := append([]byte(nil), rbuf[:n]...)
-		from, to := sides(dir)
-		if f.traces[from] != nil { // as it arrived, before the engine changes it
-			f.traces[from].write(time.Now(), append([]byte(nil), buf...))
-		}
-		p := parsePacket(buf)
-		f.mu.Lock()
-		if !f.inLab(p.dst) {
-			f.io.Foreign++
+		pkts, err := f.packets(dev, rbuf[:n])
+		if err != nil {
+			f.mu.Lock()
+			f.io.ReadErrors++
 			f.mu.Unlock()
 			continue
 		}
-		d := f.emu.Process(f.now(), dir, p.info)
-		if !d.Drop {
-			p.apply(d)
-			f.push(d.ReleaseAt, dev, to, buf)
-			if d.Duplicate != nil {
-				f.push(d.Duplicate.ReleaseAt, dev, to, append([]byte(nil), buf...))
+		if f.traces[from] != nil { // as they arrived, before the engine changes them
+			now := time.Now()
+			for _, buf := range pkts {
+				f.traces[from].write(now, append([]byte(nil), buf...))
+			}
+		}
+		f.mu.Lock()
+		f.io.Reads++
+		for _, buf := range pkts {
+			p := parsePacket(buf)
+			if !f.inLab(p.dst) {
+				f.io.Foreign++
+				continue
+			}
+			d := f.emu.Process(f.now(), dir, p.info)
+			if !d.Drop {
+				p.apply(d)
+				f.push(d.ReleaseAt, dev, to, buf)
+				if d.Duplicate != nil {
+					f.push(d.Duplicate.ReleaseAt, dev, to, append([]byte(nil), buf...))
+				}
 			}
 		}
 		f.mu.Unlock()
 	}
+}
+
+// packets returns the wire packets one read delivered, each in a buffer of its own.
+func (f *forwarder) packets(dev tunDev, b []byte) ([][]byte, error) {
+	if !dev.vnet {
+		return [][]byte{append([]byte(nil), b...)}, nil
+	}
+	return splitVnet(b, func(n int) []byte { return make([]byte, n) })
 }
 
 // push queues a packet for release; the caller holds mu.
@@ -152,6 +175,12 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 	runtime.LockOSThread()
 	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
 	const maxSleep = 100 * time.Microsecond
+	var (
+		writes uint64   // since the last time the writer held mu
+		run    [][]byte // the packets a GSO batch may take
+		batch  = make([]byte, 0, 65536+maxCoalesce*60)
+		vh     [vnetHdrLen]byte
+	)
 	for {
 		f.mu.Lock()
 		var due []release
@@ -164,15 +193,41 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 		if !idle {
 			wait = f.pending[0].at - now
 		}
+		f.io.Writes += writes
+		writes = 0
 		f.mu.Unlock()
-		for _, r := range due {
-			f.traces[r.to].write(time.Now(), r.buf) // as the engine releases it
-			if _, err := r.out.write(r.buf); err != nil {
+		for i := 0; i < len(due); {
+			n := 1
+			if due[i].out.vnet {
+				run = run[:0]
+				for _, r := range due[i:] {
+					if r.out != due[i].out || len(run) == maxCoalesce {
+						break
+					}
+					run = append(run, r.buf)
+				}
+				n = runLength(run)
+			}
+			for _, r := range due[i : i+n] {
+				f.traces[r.to].write(time.Now(), r.buf) // as the engine releases it
+			}
+			var err error
+			if n == 1 {
+				_, err = due[i].out.write(due[i].buf)
+			} else {
+				batch = coalesce(run[:n], batch, vh[:])
+				_, err = due[i].out.writeGSO(vh[:], batch)
+			}
+			writes++
+			if err != nil {
 				f.mu.Lock()
 				f.io.WriteErrors++
 				f.mu.Unlock()
 			}
-			f.lateness.add(f.now() - r.at)
+			for _, r := range due[i : i+n] {
+				f.lateness.add(f.now() - r.at)
+			}
+			i += n
 		}
 		select {
 		case <-stop:

@@ -59,6 +59,8 @@ func run() error {
 	captureOn := flag.Bool("capture", env("SIM_CAPTURE", "1") == "1", "write pcaps of both sides of the engine")
 	tcpSnap := flag.Int("tcp-snap", atoiOr(env("SIM_TCP_SNAP", ""), defaultTCPSnap), "bytes of each TCP packet the traces keep (0: all)")
 	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
+	offload := flag.Bool("offload", env("SIM_OFFLOAD", "1") == "1", "GSO batches through the TUN devices (vnet headers) and GRO on the sim's interfaces")
+	engine := flag.String("engine", env("SIM_ENGINE", "userspace"), "userspace (the emulator) or kernel (plain forwarding, no impairment: the machine's limit for make sim-check)")
 	flag.Parse()
 	// The release writer pins one P (see writeLoop) and the two readers block in read(2); spare Ps
 	// let a reader returning from its syscall find one at once instead of queueing for it.
@@ -88,20 +90,27 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	switch *engine {
+	case "userspace":
+	case "kernel":
+		return runKernelForwarding(sides, *readyPort, *offload)
+	default:
+		return fmt.Errorf("SIM_ENGINE: unknown engine %q (want userspace or kernel)", *engine)
+	}
 	tuns := map[string]tunDev{}
 	for _, s := range sides {
-		if tuns[s.name], err = openTUN(s.tun); err != nil {
+		if tuns[s.name], err = openTUN(s.tun, *offload); err != nil {
 			return err
 		}
 	}
-	if err := setupNetwork(sides); err != nil {
+	if err := setupNetwork(sides, *offload); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(*logs, 0o755); err != nil {
 		return err
 	}
-	fmt.Printf("sim: profile %s (%s), seed %d; client side %s, server side %s\n",
-		resolved.Name, resolved.Description, seed, sides[0].iface, sides[1].iface)
+	fmt.Printf("sim: profile %s (%s), seed %d; client side %s, server side %s; offload %v\n",
+		resolved.Name, resolved.Description, seed, sides[0].iface, sides[1].iface, *offload)
 
 	var lab []netip.Prefix
 	for _, s := range sides {

@@ -53,7 +53,7 @@ func findInterface(p netip.Prefix) (string, error) {
 // or netfilter protocol: policy routing steers everything arriving from one side into that
 // side's TUN, and what the engine writes back is routed on normally. NFQUEUE would hand over
 // checksum-partial skbs and bound the delay line by the kernel queue.
-func setupNetwork(sides []*side) error {
+func setupNetwork(sides []*side, gro bool) error {
 	var cmds [][]string
 	for _, s := range sides {
 		var err error
@@ -75,26 +75,61 @@ func setupNetwork(sides []*side) error {
 			)
 		}
 	}
+	if err := runAll(cmds); err != nil {
+		return err
+	}
+	if gro {
+		enableGRO(sides)
+	}
+	return firewall(sides)
+}
+
+func runAll(cmds [][]string) error {
 	for _, c := range cmds {
 		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
 			return fmt.Errorf("%s: %v: %s", strings.Join(c, " "), err, strings.TrimSpace(string(out)))
 		}
 	}
-	return firewall(sides)
+	return nil
+}
+
+// enableGRO turns on GRO (which gives a veth NAPI) and GRO of forwarded UDP on the sim's
+// interfaces, so datagrams an endpoint sends one by one reach the engine in batches, as TCP's
+// and GSO senders' already do. Best effort: without it the engine gets them one by one.
+func enableGRO(sides []*side) {
+	for _, s := range sides {
+		if out, err := exec.Command("ethtool", "-K", s.iface, "gro", "on", "rx-udp-gro-forwarding", "on").CombinedOutput(); err != nil {
+			fmt.Printf("sim: GRO on %s not enabled (%v: %s): datagrams reach the engine one by one\n", s.iface, err, strings.TrimSpace(string(out)))
+		}
+	}
 }
 
 // firewall drops anything forwarded straight from one docker network to the other: should the
 // engine stop (and its TUN devices vanish), traffic stops instead of flowing unimpaired.
 func firewall(sides []*side) error {
 	a, b := sides[0].iface, sides[1].iface
+	return nft(fmt.Sprintf(`policy accept;
+		iifname %q oifname %q drop
+		iifname %q oifname %q drop`, a, b, b, a))
+}
+
+// labOnlyFirewall (kernel forwarding) lets the kernel forward between the two lab networks and
+// nothing else.
+func labOnlyFirewall(sides []*side) error {
+	a, b := sides[0].iface, sides[1].iface
+	return nft(fmt.Sprintf(`policy drop;
+		iifname %q oifname %q accept
+		iifname %q oifname %q accept`, a, b, b, a))
+}
+
+// nft loads the sim's forward chain: a policy and its rules.
+func nft(chain string) error {
 	ruleset := fmt.Sprintf(`table inet wirelab_sim {
 	chain forward {
-		type filter hook forward priority 0; policy accept;
-		iifname %q oifname %q drop
-		iifname %q oifname %q drop
+		type filter hook forward priority 0; %s
 	}
 }
-`, a, b, b, a)
+`, chain)
 	cmd := exec.Command("nft", "-f", "-")
 	cmd.Stdin = strings.NewReader(ruleset)
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -160,28 +160,10 @@ func (p *packet) markCE() {
 
 // transportChecksum recomputes the UDP/TCP checksum over the pseudo-header and segment.
 func (p *packet) transportChecksum() {
-	b := p.buf
-	seg := b[p.l4:]
-	csumOff := 16 // TCP
-	if p.proto == protoUDP {
-		csumOff = 6
-		if !p.v6 && binary.BigEndian.Uint16(seg[6:]) == 0 {
-			return // IPv4 UDP without checksum stays without one
-		}
+	if p.proto == protoUDP && !p.v6 && binary.BigEndian.Uint16(p.buf[p.l4+6:]) == 0 {
+		return // IPv4 UDP without checksum stays without one
 	}
-	seg[csumOff], seg[csumOff+1] = 0, 0
-	var sum uint32
-	if p.v6 {
-		sum = sum16(b[8:40], 0)
-	} else {
-		sum = sum16(b[12:20], 0)
-	}
-	sum += uint32(p.proto) + uint32(len(seg))
-	c := fold(sum16(seg, sum))
-	if c == 0 && p.proto == protoUDP {
-		c = 0xffff // RFC 768: a computed zero is sent as all ones
-	}
-	binary.BigEndian.PutUint16(seg[csumOff:], c)
+	fullChecksum(p.buf, p.l4, p.proto, p.v6)
 }
 
 func ipv4HeaderChecksum(b []byte) {
@@ -190,15 +172,26 @@ func ipv4HeaderChecksum(b []byte) {
 	binary.BigEndian.PutUint16(b[10:], fold(sum16(b[:ihl], 0)))
 }
 
+// sum16 adds b to a one's-complement sum as 16-bit big-endian words, eight bytes at a time:
+// 32-bit words summed in 64 bits fold to the same 16-bit sum (2^16 = 1 modulo 0xffff).
 func sum16(b []byte, sum uint32) uint32 {
+	acc := uint64(sum)
+	for len(b) >= 8 {
+		v := binary.BigEndian.Uint64(b)
+		acc += v>>32 + v&0xffffffff
+		b = b[8:]
+	}
 	for len(b) >= 2 {
-		sum += uint32(b[0])<<8 | uint32(b[1])
+		acc += uint64(b[0])<<8 | uint64(b[1])
 		b = b[2:]
 	}
 	if len(b) == 1 {
-		sum += uint32(b[0]) << 8
+		acc += uint64(b[0]) << 8
 	}
-	return sum
+	for acc > 0xffff { // folded to 16 bits, so callers can add small terms without overflow
+		acc = acc>>16 + acc&0xffff
+	}
+	return uint32(acc)
 }
 
 func fold(sum uint32) uint16 {

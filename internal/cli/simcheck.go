@@ -23,9 +23,17 @@ type scenarioResult struct {
 	Expected simcheck.Expected          `json:"expected"`
 	Probes   map[string]json.RawMessage `json:"probes"`
 	Checks   []simcheck.Check           `json:"checks"`
+	Capacity []capacityResult           `json:"capacity,omitempty"`
 	SimStats json.RawMessage            `json:"sim_stats,omitempty"`
 	Error    string                     `json:"error,omitempty"`
 	Rerun    string                     `json:"rerun"`
+}
+
+// capacityResult is one capacity flow's rate: what the README's capacity table reports.
+type capacityResult struct {
+	Flow string  `json:"flow"`
+	Mbps float64 `json:"mbit_per_s"`
+	PPS  float64 `json:"packets_per_s"`
 }
 
 type simCheckResult struct {
@@ -104,6 +112,9 @@ func runSimCheck(ctx context.Context, e *env, args []string) error {
 		if sr.Error != "" {
 			fmt.Fprintf(e.stdout, "  ERROR %s\n", sr.Error)
 			res.Failed++
+		}
+		for _, c := range sr.Capacity {
+			fmt.Fprintf(e.stdout, "  %-18s %8.1f Mbit/s %9.0f packets/s (%d-byte packets)\n", c.Flow, c.Mbps, c.PPS, simcheck.CapacityPayload+28)
 		}
 		for _, c := range sr.Checks {
 			fmt.Fprintf(e.stdout, "  %s\n", c)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,6 +49,7 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 	cell := topology.NewCell(r, compose, e.root, s.Name, subnets, map[string]string{
 		"CLIENT_IMAGE": "wirelab/probe:latest", "SERVER_IMAGE": "wirelab/probe:latest",
 		"SIM_PROFILE": p.Name, "SIM_SEED": strconv.FormatUint(seed, 10), "SIM_CAPTURE": capture,
+		"SIM_ENGINE": cmp.Or(s.Engine, "userspace"), "SIM_OFFLOAD": map[bool]string{false: "1", true: "0"}[s.NoOffload],
 	}).MoveWith(alloc, e.docker, r.ID+"/"+s.Name)
 	sr.Rerun = cell.RerunCommand()
 	defer func() { // named result: the sim's final stats.json exists only after it stopped
@@ -128,7 +130,11 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 			configured = exp.UpMbps
 		}
 		send := fmt.Sprintf("%.0fbit", configured*1e6*1.25)
-		out, err := probe("rate_"+dir, "rate", "-server", "server4:5201", "-dir", dir, "-rate", send, "-duration", "4s")
+		args := []string{"rate", "-server", "server4:5201", "-dir", dir, "-rate", send, "-duration", "4s"}
+		if s.RateGSO {
+			args = append(args, "-gso", "32")
+		}
+		out, err := probe("rate_"+dir, args...)
 		var m probeRate
 		if err == nil {
 			err = json.Unmarshal(out, &m)
@@ -140,11 +146,21 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 		sr.Checks = append(sr.Checks, simcheck.Rate(s.Name, "rate_"+dir, configured, m.Mbps))
 	}
 	if s.Capacity {
-		for _, dir := range []string{"down", "up"} {
-			if _, err := probe("capacity_"+dir, "rate", "-server", "server4:5201", "-dir", dir, "-rate", "0", "-duration", "4s"); err != nil {
-				sr.Error = err.Error()
+		for _, f := range simcheck.CapacityFlows() {
+			args := []string{"rate", "-server", "server4:5201", "-dir", f.Dir, "-rate", "0", "-duration", "4s", "-size", strconv.Itoa(simcheck.CapacityPayload)}
+			if f.GSOBatch > 0 {
+				args = append(args, "-gso", strconv.Itoa(f.GSOBatch))
+			}
+			out, err := probe(f.Key, args...)
+			var m probeRate
+			if err == nil {
+				err = json.Unmarshal(out, &m)
+			}
+			if err != nil {
+				sr.Error = f.Key + ": " + err.Error()
 				return sr
 			}
+			sr.Capacity = append(sr.Capacity, capacityResult{Flow: f.Key, Mbps: m.Mbps, PPS: m.PPS})
 		}
 	}
 	return sr

@@ -14,7 +14,10 @@ type Scenario struct {
 	P50Check    bool          // check the median RTT
 	P99Check    bool          // check the 99th percentile RTT
 	Rates       []string      // "down" / "up": paced flows at 1.25x the configured rate
-	Capacity    bool          // flows as fast as possible, reported (no target)
+	RateGSO     bool          // the paced flows send UDP GSO batches (one datagram per syscall cannot reach 1.25x of it here)
+	Capacity    bool          // flows as fast as possible, reported (no target): CapacityFlows
+	Engine      string        // the sim's SIM_ENGINE: "" the emulator, "kernel" plain forwarding (the machine's limit)
+	NoOffload   bool          // SIM_OFFLOAD=0: the emulator reads and writes one packet per syscall
 	BlackholeMs float64       // expect a gap of this length in the probes
 	CorruptLoss bool          // corruption counts as loss (receivers drop bad checksums)
 	Rebinds     int           // expect this many NAT rebindings with traffic surviving them
@@ -33,14 +36,18 @@ func Full() []Scenario {
 	}
 	return []Scenario{
 		{Name: "capacity", Profile: "ideal", Capacity: true, RTTCount: 3000, RTTInterval: time.Millisecond, P50Check: true, P99Check: true},
+		{Name: "capacity-no-offload", Profile: "ideal", Capacity: true, NoOffload: true},
+		{Name: "capacity-kernel", Profile: "ideal", Capacity: true, Engine: "kernel"},
 		rtt("simple-p2p", "simple-p2p", 5000, time.Millisecond, "down", "up"),
 		rtt("lte", "lte", 5000, time.Millisecond, "down", "up"),
 		rtt("satellite", "satellite", 3000, 2*time.Millisecond, "down", "up"),
 		rtt("slow-upload", "slow-upload", 3000, time.Millisecond, "up"),
-		rtt("fast-upload", "fast-upload", 3000, time.Millisecond, "up"),
+		withGSO(rtt("fast-upload", "fast-upload", 3000, time.Millisecond, "up")),
 		rtt("rate-1mbit", "simple-p2p:both.rate=1Mbit:both.queue=bdp", 0, 0, "down"),
 		rtt("rate-50mbit", "simple-p2p:both.rate=50Mbit:both.queue=bdp", 0, 0, "down"),
 		rtt("rate-100mbit", "simple-p2p:both.rate=100Mbit:both.queue=bdp", 0, 0, "down"),
+		{Name: "rate-200mbit", Profile: "simple-p2p:both.rate=200Mbit:both.queue=bdp", Capture: true, Rates: []string{"down", "up"}, RateGSO: true},
+		{Name: "rate-500mbit", Profile: "simple-p2p:both.rate=500Mbit:both.queue=bdp", Capture: true, Rates: []string{"down", "up"}, RateGSO: true},
 		lossy("lossy-0", "lossy-0"),
 		lossy("lossy-5", "lossy-5"),
 		// Blackhole times count from the sim's start; probes start 1-3 s later and run 12 s, so
@@ -50,6 +57,12 @@ func Full() []Scenario {
 		// The sim starts ~2 s before the probes; 10 s of probes from there see rebinds at 3, 6, 9 s.
 		{Name: "rebind", Profile: "rebind-port:first-rebind=3s:rebind-freq=3s", Capture: true, RTTCount: 5000, RTTInterval: 2 * time.Millisecond, Rebinds: 3},
 	}
+}
+
+// withGSO makes a scenario's rate flows send GSO batches.
+func withGSO(s Scenario) Scenario {
+	s.RateGSO = true
+	return s
 }
 
 // Quick is the subset `make test` runs: delay, loss (0% vs 5%), rate, a blackhole, corruption
@@ -69,4 +82,23 @@ func Quick() []Scenario {
 		}
 	}
 	return out
+}
+
+// CapacityFlow is one unpaced flow of a capacity scenario.
+type CapacityFlow struct {
+	Key      string // probes[key] in result.json
+	Dir      string // down (to the client) or up
+	GSOBatch int    // datagrams per send (UDP GSO) and GRO on the receiver; 0: one per syscall
+}
+
+// CapacityPayload is the UDP payload of capacity flows: 1500-byte IPv4 packets.
+const CapacityPayload = 1472
+
+// CapacityFlows are the flows a capacity scenario measures: endpoints sending one datagram per
+// syscall (most QUIC stacks without GSO), and batches of 32 as a GSO-capable stack sends them.
+func CapacityFlows() []CapacityFlow {
+	return []CapacityFlow{
+		{Key: "capacity_down", Dir: "down"}, {Key: "capacity_up", Dir: "up"},
+		{Key: "capacity_gso_down", Dir: "down", GSOBatch: 32}, {Key: "capacity_gso_up", Dir: "up", GSOBatch: 32},
+	}
 }
