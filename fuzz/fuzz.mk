@@ -11,9 +11,15 @@ fuzz-repro: $(WIRELAB) ## replay a fuzz crash and print its stack: CRASH=out/fuz
 fuzz-merge: $(WIRELAB) ## merge a campaign's corpus into fuzz/<target>/corpus (minimized): TARGET= [RUN=out/fuzz/<t>/<engine>/<run> | SEEDS=<folder>]
 	@WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET="$(TARGET)" RUN="$(RUN)" SEEDS="$(SEEDS)" CORPUS="$(CORPUS)" bash fuzz/merge.sh
 
-# fuzz-seeds (issue #16): QPACK decoder seeds from the HTTP/3 streams a QUIC run decrypted (wirelab
-# fuzz-seeds writes $(OUT)/fuzz/seeds/nghttp3-qpack-decoder/trace-*), then merged like fuzz-merge.
-fuzz-seeds: $(WIRELAB) ## nghttp3-qpack-decoder seeds from a QUIC run's decrypted HTTP/3 traffic, merged into its corpus: RUN=out/quic/<run-id>
+# fuzz-seeds (issue #16): seeds from the HTTP/3 streams a QUIC run decrypted — nghttp3-qpack-decoder records
+# and nghttp3-h3-conn single-side connections (wirelab fuzz-seeds writes $(OUT)/fuzz/seeds/<target>/trace-*) —
+# then each target's folder merged like fuzz-merge. CORPUS=<dir>: merge into <dir>/<target> (copies of the
+# corpora: what a merge would add) instead of fuzz/<target>/corpus.
+FUZZ_SEED_TARGETS := nghttp3-qpack-decoder nghttp3-h3-conn
+fuzz-seeds: $(WIRELAB) ## nghttp3-qpack-decoder and nghttp3-h3-conn seeds from a QUIC run's decrypted HTTP/3 traffic, merged into their corpora: RUN=out/quic/<run-id>
 	@[ -n "$(RUN)" ] || { echo "make fuzz-seeds: RUN: not set (want RUN=out/quic/<run-id>)" >&2; exit 2; }
 	@$(WIRELAB) fuzz-seeds --run "$(RUN)" --out $(OUT) && \
-	  WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET=nghttp3-qpack-decoder RUN= SEEDS="$(OUT)/fuzz/seeds/nghttp3-qpack-decoder" CORPUS="$(CORPUS)" bash fuzz/merge.sh
+	  for t in $(FUZZ_SEED_TARGETS); do \
+	    if [ -z "$$(ls -A "$(OUT)/fuzz/seeds/$$t" 2>/dev/null)" ]; then echo "fuzz-seeds: $$t: no seeds to merge"; continue; fi; \
+	    WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET=$$t RUN= SEEDS="$(OUT)/fuzz/seeds/$$t" CORPUS="$(if $(CORPUS),$(CORPUS)/$$t)" bash fuzz/merge.sh || exit $$?; \
+	  done

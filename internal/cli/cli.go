@@ -52,7 +52,7 @@ func commands() []command {
 		{"merge", "combine --shard i/N run folders into one run: result.json, junit.xml and the table as an unsharded run writes them", runMerge},
 		{"baseline", "write a suite's known findings (conformance/<suite>/expected.yml) from a run's failed cells (make baseline)", runBaseline},
 		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},
-		{"fuzz-seeds", "nghttp3-qpack-decoder seeds from the HTTP/3 streams of a QUIC run's http3 cells: --run DIR (make fuzz-seeds)", runFuzzSeeds},
+		{"fuzz-seeds", "nghttp3-qpack-decoder and nghttp3-h3-conn seeds from the HTTP/3 streams of a QUIC run's http3 cells: --run DIR (make fuzz-seeds)", runFuzzSeeds},
 		{"report", "HTML dashboard out/report/index.html from the runs under out/ (make report)", runReport},
 	}
 }

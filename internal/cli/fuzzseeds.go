@@ -13,16 +13,18 @@ import (
 	"github.com/wirelab/wirelab/internal/quictrace"
 )
 
-// SeedTarget is the fuzz target the trace seeds are for.
+// seedTarget is the QPACK decoder fuzz target the trace seeds are for; fuzzseeds.H3ConnTarget the
+// connection target.
 const seedTarget = "nghttp3-qpack-decoder"
 
-// runFuzzSeeds writes nghttp3-qpack-decoder seeds from the http3 cells of a QUIC run (issue #16):
-// every cell's trace is read first, so bad input (a missing run, no http3 cells, a trace tshark
-// cannot read) writes nothing.
+// runFuzzSeeds writes nghttp3-qpack-decoder and nghttp3-h3-conn seeds from the http3 cells of a QUIC
+// run (issue #16): every cell's trace is read first, so bad input (a missing run, no http3 cells, a
+// trace tshark cannot read) writes nothing. A trace the h3-conn harness cannot be fed faithfully (a
+// QUIC rule broken, too many streams) gives no h3-conn seed: one line names the cell and why.
 func runFuzzSeeds(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "fuzz-seeds", "")
 	runDir := fs.String("run", "", "the QUIC run `folder` (out/quic/<run-id>) whose http3 cells are read")
-	out := fs.String("out", filepath.Join(e.root, "out"), "output `dir`; seeds go to <dir>/fuzz/seeds/"+seedTarget)
+	out := fs.String("out", filepath.Join(e.root, "out"), "output `dir`; seeds go to <dir>/fuzz/seeds/"+seedTarget+" and <dir>/fuzz/seeds/"+fuzzseeds.H3ConnTarget)
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
@@ -49,12 +51,15 @@ func runFuzzSeeds(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	dst := filepath.Join(*out, "fuzz", "seeds", seedTarget)
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
+	dstConn := filepath.Join(*out, "fuzz", "seeds", fuzzseeds.H3ConnTarget)
+	for _, d := range []string{dst, dstConn} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
 	}
-	seeds, skipped := 0, 0
+	seeds, skipped, connSeeds, rejected := 0, 0, 0, 0
 	for _, c := range cells {
-		if c.Skipped != "" && len(c.Seeds) == 0 {
+		if c.Skipped != "" && len(c.Seeds) == 0 && len(c.H3Conn) == 0 && c.H3ConnErr == nil {
 			skipped++
 			fmt.Fprintf(e.stdout, "%s: skipped: %s\n", c.Name, c.Skipped)
 			continue
@@ -86,10 +91,56 @@ func runFuzzSeeds(ctx context.Context, e *env, args []string) error {
 			names = append(names, fmt.Sprintf("%s (%s, %d records)", name, limits, len(s.Records)))
 			seeds++
 		}
-		fmt.Fprintf(e.stdout, "  seeds: %s\n", strings.Join(names, "; "))
+		if len(names) > 0 {
+			fmt.Fprintf(e.stdout, "  seeds: %s\n", strings.Join(names, "; "))
+		} else {
+			fmt.Fprintf(e.stdout, "  seeds: none (%s)\n", c.Skipped)
+		}
+		if c.H3ConnErr != nil {
+			rejected++
+			fmt.Fprintf(e.stdout, "  %s: rejected: %v\n", fuzzseeds.H3ConnTarget, c.H3ConnErr)
+			continue
+		}
+		names = names[:0]
+		for _, s := range c.H3Conn {
+			name := s.Name(c.Name)
+			b := s.Encode()
+			if err := writeFileAtomic(filepath.Join(dstConn, name), b); err != nil {
+				return err
+			}
+			names = append(names, name+" ("+h3ConnSummary(s, len(b))+")")
+			connSeeds++
+		}
+		if len(names) > 0 {
+			fmt.Fprintf(e.stdout, "  %s: %s\n", fuzzseeds.H3ConnTarget, strings.Join(names, "; "))
+		}
 	}
 	fmt.Fprintf(e.stdout, "fuzz-seeds: %d seeds from %d http3 cells (%d skipped) in %s\n", seeds, len(cells), skipped, dst)
+	fmt.Fprintf(e.stdout, "fuzz-seeds: %d %s seeds (%d cells rejected) in %s\n", connSeeds, fuzzseeds.H3ConnTarget, rejected, dstConn)
 	return nil
+}
+
+// h3ConnSummary says what an nghttp3-h3-conn seed feeds: "table 4096, blocked 16, 5 streams, 1234
+// bytes, 31 ops, 1300 bytes[, ...]".
+func h3ConnSummary(s *fuzzseeds.H3ConnSeed, size int) string {
+	limits := fmt.Sprintf("table %d, blocked %d", s.Setup.MaxTableCapacity, s.Setup.BlockedStreams)
+	if s.NoSettings {
+		limits = "no own SETTINGS in the trace: table 0, blocked 0"
+	}
+	out := fmt.Sprintf("%s, %d peer streams, %d bytes fed, %d ops, %d bytes", limits, s.Streams, s.Bytes, len(s.Ops), size)
+	if s.Cut > 0 {
+		out += fmt.Sprintf(", %d request streams cut at %d bytes", s.Cut, s.Cap)
+	}
+	if s.Truncated > 0 {
+		out += fmt.Sprintf(", last %d ops left out", s.Truncated)
+	}
+	if s.Dropped > 0 {
+		out += fmt.Sprintf(", %d QPACK decoder instructions left out", s.Dropped)
+	}
+	if s.Renumbered {
+		out += ", stream ids renumbered"
+	}
+	return out
 }
 
 func writeFileAtomic(path string, b []byte) error {

@@ -76,6 +76,10 @@ func TestFuzzSeedsOnRealTrace(t *testing.T) {
 		"trace-aioquic_aioquic-c2s-d2399416 (table 4096, blocked 16, 5 records)",
 		"quiche_aioquic: skipped: no decrypted trace",
 		"fuzz-seeds: 2 seeds from 2 http3 cells (1 skipped)",
+		"  nghttp3-h3-conn: trace-aioquic_aioquic-client-",
+		"(table 4096, blocked 16, 6 peer streams, ",
+		"1 request streams cut at ",
+		"fuzz-seeds: 2 nghttp3-h3-conn seeds (0 cells rejected)",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output misses %q:\n%s", want, stdout)
@@ -84,6 +88,10 @@ func TestFuzzSeedsOnRealTrace(t *testing.T) {
 	seeds, _ := os.ReadDir(filepath.Join(out, "fuzz", "seeds", "nghttp3-qpack-decoder"))
 	if len(seeds) != 2 {
 		t.Errorf("%d seed files, want 2", len(seeds))
+	}
+	conn, _ := os.ReadDir(filepath.Join(out, "fuzz", "seeds", "nghttp3-h3-conn"))
+	if len(conn) != 2 || !strings.HasPrefix(conn[0].Name(), "trace-aioquic_aioquic-client-") || !strings.HasPrefix(conn[1].Name(), "trace-aioquic_aioquic-server-") {
+		t.Errorf("h3-conn seed files %v", conn)
 	}
 
 	damaged := append([]byte(nil), fixture...)

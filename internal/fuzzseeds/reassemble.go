@@ -1,7 +1,8 @@
 // Package fuzzseeds turns the HTTP/3 traffic of a QUIC matrix run (the decrypted traces of its
 // http3 cells) into seeds for the fuzz/nghttp3-qpack-decoder target (issue #16): per connection
 // and direction, the QPACK encoder stream and every HEADERS field section, in the order the bytes
-// appeared in the trace, as fuzz/common/records.h records.
+// appeared in the trace, as fuzz/common/records.h records; and for fuzz/nghttp3-h3-conn (h3conn.go):
+// per connection, a client fed the server's real streams and a server fed the client's.
 package fuzzseeds
 
 // Reassembler rebuilds one QUIC stream from STREAM frames in arrival order: Add returns the bytes

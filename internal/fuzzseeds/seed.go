@@ -95,6 +95,7 @@ type StreamFrame struct {
 	StreamID uint64
 	Offset   uint64
 	Data     []byte
+	Fin      bool // the frame's FIN bit: Offset + len(Data) is the stream's final size
 }
 
 // Stats counts what a cell's trace held.

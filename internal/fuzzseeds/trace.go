@@ -20,10 +20,10 @@ import (
 // Fields are the tshark fields of one datagram, in the column order ParseFields reads: several
 // STREAM frames in one datagram give '|'-joined lists. quic.stream.offset and .length are present
 // only for frames whose type has the OFF / LEN bit (quic.stream.off / .len), so they are matched
-// to frames through those flags.
+// to frames through those flags. quic.stream.fin (one per frame) marks the frame that ends its stream.
 var Fields = []string{"frame.number", "ip.src", "ipv6.src", "udp.srcport", "udp.dstport",
 	"quic.connection.number", "quic.stream.stream_id", "quic.stream.off", "quic.stream.offset",
-	"quic.stream.len", "quic.stream.length", "quic.stream_data"}
+	"quic.stream.len", "quic.stream.length", "quic.stream_data", "quic.stream.fin"}
 
 // TsharkArgs is what follows tshark's input options: only datagrams with a STREAM frame, as
 // tab-separated Fields.
@@ -107,9 +107,10 @@ func parseLine(line string) ([]StreamFrame, bool, error) {
 		conn = -1
 	}
 	ids, offFlags, offs, lenFlags, lens, data := split(c[6]), split(c[7]), split(c[8]), split(c[9]), split(c[10]), split(c[11])
+	finFlags := split(c[12])
 	n := len(ids)
-	if len(offFlags) != n || len(lenFlags) != n {
-		return nil, false, fmt.Errorf("frame %d: %d stream ids but %d OFF and %d LEN flags", num, n, len(offFlags), len(lenFlags))
+	if len(offFlags) != n || len(lenFlags) != n || len(finFlags) != n {
+		return nil, false, fmt.Errorf("frame %d: %d stream ids but %d OFF, %d LEN and %d FIN flags", num, n, len(offFlags), len(lenFlags), len(finFlags))
 	}
 	out := make([]StreamFrame, n)
 	known := make([]int64, n) // a frame's LEN field, -1 when it has none
@@ -136,6 +137,9 @@ func parseLine(line string) ([]StreamFrame, bool, error) {
 		hasLen, err := flag(lenFlags[i])
 		if err != nil {
 			return nil, false, fmt.Errorf("frame %d: quic.stream.len: %w", num, err)
+		}
+		if f.Fin, err = flag(finFlags[i]); err != nil {
+			return nil, false, fmt.Errorf("frame %d: quic.stream.fin: %w", num, err)
 		}
 		known[i] = -1
 		if hasLen {
@@ -258,9 +262,12 @@ func Cells(run string) ([]Cell, error) {
 type CellResult struct {
 	Cell
 	Trace   string // the file tshark read
-	Skipped string // why the cell gave no seed ("" if it gave some)
+	Skipped string // why the cell gave no nghttp3-qpack-decoder seed ("" if it gave some)
 	Stats   Stats
 	Seeds   []*Seed
+
+	H3Conn    []*H3ConnSeed // nghttp3-h3-conn seeds (BuildH3Conn)
+	H3ConnErr error         // why the trace cannot be fed to nghttp3-h3-conn (an *H3ConnError naming the cell)
 }
 
 // finished lists the http3 cells results.jsonl has a result for (nil: no journal, every cell counts).
@@ -278,7 +285,8 @@ func finished(run string) map[string]bool {
 	return done
 }
 
-// FromRun extracts the seeds of every http3 cell of run. A cell without a (decrypted) trace,
+// FromRun extracts the seeds of every http3 cell of run (nghttp3-qpack-decoder seeds by Build,
+// nghttp3-h3-conn seeds by BuildH3Conn, from the same tshark pass). A cell without a (decrypted) trace,
 // without field sections, or still running (no http3 result in the run's results.jsonl) is
 // skipped with the reason; a trace tshark cannot read is an error naming it (ErrBadInput).
 func FromRun(ctx context.Context, r Runner, run string) ([]CellResult, error) {
@@ -316,6 +324,7 @@ func FromRun(ctx context.Context, r Runner, run string) ([]CellResult, error) {
 			return nil, badf("%s: %s", pcap, msg)
 		}
 		cr.Seeds, cr.Stats = Build(frames)
+		cr.H3Conn, cr.H3ConnErr = BuildH3Conn(c.Name, frames)
 		switch {
 		case len(frames) == 0:
 			cr.Skipped = "no decrypted STREAM frames in " + filepath.Base(pcap)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,18 @@ import (
 	"github.com/wirelab/wirelab/internal/quictrace/tsharktest"
 )
 
-func line(cols ...string) string { return strings.Join(cols, "\t") + "\n" }
+// line is one line of tshark output; given the columns before quic.stream.fin, it adds a FIN flag
+// of False for every STREAM frame of the datagram.
+func line(cols ...string) string {
+	if len(cols) == len(Fields)-1 {
+		fin := make([]string, len(split(cols[6])))
+		for i := range fin {
+			fin[i] = "False"
+		}
+		cols = append(cols, strings.Join(fin, "|"))
+	}
+	return strings.Join(cols, "\t") + "\n"
+}
 
 func TestParseFieldsMatchesOffsetsAndLengthsByFlags(t *testing.T) {
 	out := line("12", "198.19.50.100", "", "59700", "443", "0", "6|0|4", "True|False|False", "4", "True|True|False", "1|2", "aa|0001|beef") +
@@ -248,6 +260,45 @@ func TestExtractRealTrace(t *testing.T) {
 		t.Errorf("c2s name %s", c2s.Name("aioquic_aioquic"))
 	}
 
+	// nghttp3-h3-conn: a client fed the server's streams, a server fed the client's, both read back as
+	// the harness reads them. The fixture ends inside the responses: the client's request streams stop
+	// without FIN (but stream 0's 5 KiB response, complete), and it is capped to max_len; the server
+	// gets the three requests whole, with FIN.
+	if c.H3ConnErr != nil || len(c.H3Conn) != 2 {
+		t.Fatalf("h3-conn: %v, %d seeds", c.H3ConnErr, len(c.H3Conn))
+	}
+	cl, sv := c.H3Conn[0], c.H3Conn[1]
+	for _, s := range c.H3Conn {
+		if s.Setup.MaxTableCapacity != 4096 || s.Setup.BlockedStreams != 16 || s.Setup.EncoderTableCapacity != 4096 || s.NoSettings {
+			t.Errorf("%s setup %+v", s.Side, s.Setup)
+		}
+	}
+	rc, err := replayH3Conn(cl.Encode())
+	if err != nil {
+		t.Fatalf("client seed: %v", err)
+	}
+	rs, err := replayH3Conn(sv.Encode())
+	if err != nil {
+		t.Fatalf("server seed: %v", err)
+	}
+	if len(cl.Encode()) > H3ConnMaxLen || cl.Cut != 1 || !rc.fed[0].fin || rc.fed[4].fin || rc.fed[8].fin || cl.Dropped != 2 {
+		t.Errorf("client: %d bytes, cut %d at %d, fin 0/4/8: %v %v %v, dropped %d", len(cl.Encode()), cl.Cut, cl.Cap, rc.fed[0].fin, rc.fed[4].fin, rc.fed[8].fin, cl.Dropped)
+	}
+	// aioquic's server control stream: SETTINGS (capacity 4096, blocked 16, CONNECT protocol, a reserved one).
+	if got := rc.fed[3]; got == nil || !bytes.Equal(got.data, unhex(t, "00 04 09 01 5000 07 10 08 01 21 01")) {
+		t.Errorf("client: control stream %+v", got)
+	}
+	var fins []uint64
+	for id, f := range rs.fed {
+		if f.fin {
+			fins = append(fins, id)
+		}
+	}
+	sort.Slice(fins, func(i, j int) bool { return fins[i] < fins[j] })
+	if !reflect.DeepEqual(fins, []uint64{0, 4, 8}) || len(rs.fed) != 6 || sv.Cap != -1 || len(rs.fed[6].data) != 1+28 {
+		t.Errorf("server: streams with FIN %v, %d streams, cap %d, encoder stream %+v", fins, len(rs.fed), sv.Cap, rs.fed[6])
+	}
+
 	// The same trace damaged (a block length smashed): one line naming the file.
 	bad := append([]byte(nil), b...)
 	smashBlock(t, bad, 12)
@@ -276,4 +327,30 @@ func smashBlock(t *testing.T, b []byte, n int) {
 		}
 	}
 	t.Fatalf("no enhanced packet block %d", n)
+}
+
+// A cell whose trace breaks a QUIC rule (bytes beyond a FIN) still gives its QPACK seeds; its
+// nghttp3-h3-conn seeds are refused with an error naming the cell.
+func TestFromRunRejectsH3ConnForABrokenTrace(t *testing.T) {
+	run := t.TempDir()
+	cell(t, run, "a_good", DecryptedTrace)
+	cell(t, run, "b_afterfin", DecryptedTrace)
+	headers := line("5", "", "", "1", "443", "0", "0", "False", "", "False", "", "0103000 0d1")
+	headers = strings.Replace(headers, " ", "", 1)
+	afterFin := line("5", "", "", "1", "443", "0", "0", "False", "", "False", "", "0103000 0d1", "True") +
+		line("6", "", "", "1", "443", "0", "0", "True", "5", "False", "", "00", "False")
+	afterFin = strings.Replace(afterFin, " ", "", 1)
+	ft := &fakeTshark{out: map[string]string{"a_good": headers, "b_afterfin": afterFin}}
+	res, err := FromRun(context.Background(), ft, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].H3ConnErr != nil || len(res[0].H3Conn) != 1 || res[0].H3Conn[0].Side != SideServer {
+		t.Errorf("a_good: %v %+v", res[0].H3ConnErr, res[0].H3Conn)
+	}
+	b := res[1]
+	if len(b.Seeds) != 1 || b.H3Conn != nil || b.H3ConnErr == nil ||
+		b.H3ConnErr.Error() != "b_afterfin: nghttp3-h3-conn: conn 0 c2s stream 0: data up to offset 6 after FIN at 5 (frame 6)" {
+		t.Errorf("b_afterfin: %d QPACK seeds, h3-conn %v / %v", len(b.Seeds), b.H3Conn, b.H3ConnErr)
+	}
 }
