@@ -39,8 +39,15 @@ case "$role" in
       handshake|transfer|chacha20|keyupdate|http3|v2|multiconnect|resumption|zerortt|amplificationlimit) ;;
       retry) ;;
       # make bench: h3 only; aioquic's congestion control is not switched here (QUIC_CC: 127).
+      # QUIC_GSO: aioquic sends each datagram with its own sendto (no UDP GSO): off (or empty) is
+      # what it does, on is not supported (127).
       bench)
-        if [ -n "${QUIC_CC:-}" ]; then echo "aioquic server: QUIC congestion control '$QUIC_CC' cannot be chosen here"; exit 127; fi ;;
+        if [ -n "${QUIC_CC:-}" ]; then echo "aioquic server: QUIC congestion control '$QUIC_CC' cannot be chosen here"; exit 127; fi
+        case "${QUIC_GSO:-}" in
+          ""|off) ;;
+          on) echo "aioquic server: UDP GSO cannot be turned on (aioquic sends each datagram on its own)"; exit 127 ;;
+          *) echo "aioquic server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
+        esac ;;
       *) echo "aioquic server: test case '$testcase' not supported"; exit 127 ;;
     esac ;;
   *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;

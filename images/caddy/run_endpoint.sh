@@ -32,6 +32,14 @@ case "$testcase" in
 esac
 # make bench --congestion: caddy's QUIC (quic-go) has no switch for its congestion control.
 if [ -n "${QUIC_CC:-}" ]; then echo "caddy server: QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; exit 127; fi
+# make bench --gso: caddy's QUIC is quic-go, whose UDP GSO QUIC_GO_DISABLE_GSO switches: QUIC_GSO
+# on / off; empty keeps quic-go's default (GSO on where the kernel has it).
+case "${QUIC_GSO:-}" in
+  "") ;;
+  on) export QUIC_GO_DISABLE_GSO=false ;;
+  off) export QUIC_GO_DISABLE_GSO=true ;;
+  *) echo "caddy server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
+esac
 
 /setup.sh || exit 1
 

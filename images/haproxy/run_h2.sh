@@ -10,6 +10,14 @@
 set -u
 log=/logs/haproxy.log
 
+# make bench --gso: haproxy 3.0 sends every QUIC datagram on its own (UDP GSO came with 3.1, no
+# switch in 3.0): QUIC_GSO off (or empty) is what it does, on is not supported (127).
+case "${QUIC_GSO:-}" in
+  ""|off) ;;
+  on) echo "haproxy server: UDP GSO cannot be turned on (haproxy 3.0 has no GSO; it came with 3.1)"; exit 127 ;;
+  *) echo "haproxy server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
+esac
+
 /setup.sh || exit 1
 
 # IPv6 only where the container has an address (bind would fail otherwise).

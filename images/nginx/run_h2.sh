@@ -11,6 +11,13 @@ set -u
 
 # make bench --congestion: nginx's QUIC has one congestion control of its own (NewReno-like), no switch.
 if [ -n "${QUIC_CC:-}" ]; then echo "nginx server: QUIC congestion control '$QUIC_CC' cannot be chosen (nginx has no switch)"; exit 127; fi
+# make bench --gso: QUIC_GSO on / off is nginx's quic_gso directive (ngx_http_v3_module, since
+# 1.25; nginx's default is off, which empty keeps).
+case "${QUIC_GSO:-}" in
+  "") quic_gso= ;;
+  on|off) quic_gso="quic_gso ${QUIC_GSO};" ;;
+  *) echo "nginx server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
+esac
 
 /setup.sh || exit 1
 
@@ -21,6 +28,7 @@ if [ -n "${QUIC_CC:-}" ]; then echo "nginx server: QUIC congestion control '$QUI
   if [ "${TESTCASE:-}" = bench ]; then
     echo "listen 443 quic;"
     if ip -o -6 addr show scope global | grep -q inet6; then echo "listen [::]:443 quic;"; fi
+    if [ -n "$quic_gso" ]; then echo "$quic_gso"; fi
   fi
 } >/etc/nginx/wirelab-h2-listen.conf
 

@@ -37,10 +37,17 @@ log=/logs/ngtcp2.log
 # Decide support before touching the network, so a compliance probe gets 127 anywhere.
 case "$role/$testcase" in
   # make bench: gtlsserver over h3 only; QUIC_CC is the sender's congestion control (--cc).
+  # QUIC_GSO (make bench --gso): gtlsserver always sends with UDP GSO and has no option to turn
+  # it off, so on (or empty) is what it does and off is not supported (127).
   server/bench)
     case "${QUIC_CC:-cubic}" in
       cubic|reno|bbr) ;;
       *) echo "ngtcp2 server: QUIC congestion control '$QUIC_CC' not available (cubic, reno, bbr)"; exit 127 ;;
+    esac
+    case "${QUIC_GSO:-}" in
+      ""|on) ;;
+      off) echo "ngtcp2 server: UDP GSO cannot be turned off (gtlsserver always sends with GSO, no option)"; exit 127 ;;
+      *) echo "ngtcp2 server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
     esac ;;
   client/*|server/*)
     case "$testcase" in

@@ -29,8 +29,11 @@ type Config struct {
 	// CongestionControls are the algorithms --congestion may name: each sets the server's TCP
 	// sender (Linux) and, for h3, its QUIC stack's, where the image can switch it.
 	CongestionControls []string `yaml:"congestion_controls"`
-	Quick              QuickSet `yaml:"quick"`
-	Path               string   `yaml:"-"`
+	// GSOModes are the UDP GSO modes --gso may name (on, off): the server's QUIC stack's switch,
+	// where the image has one (QUIC_GSO).
+	GSOModes []string `yaml:"gso_modes"`
+	Quick    QuickSet `yaml:"quick"`
+	Path     string   `yaml:"-"`
 }
 
 // Size is one object size.
@@ -60,6 +63,8 @@ type Profile struct {
 	LossSweep bool     `yaml:"loss_sweep"`
 	SkipSizes []string `yaml:"skip_sizes"`
 	Why       string   `yaml:"why"`
+	// Optional profiles run only when --profiles names them (not in the default set).
+	Optional bool `yaml:"optional"`
 }
 
 // Measures reports whether the profile measures the size.
@@ -146,6 +151,14 @@ func (c *Config) check() error {
 		if !safeName(cc) || slices.Index(c.CongestionControls, cc) != i {
 			return bad(fmt.Sprintf("congestion_controls[%d]", i), "%q: want a unique name of letters and digits", cc)
 		}
+		if strings.HasPrefix(cc, gsoPrefix) {
+			return bad(fmt.Sprintf("congestion_controls[%d]", i), "%q: a name starting %q would read as a GSO mode in <server>@<cc>+gso-<mode>", cc, gsoPrefix)
+		}
+	}
+	for i, g := range c.GSOModes {
+		if g != "on" && g != "off" || slices.Index(c.GSOModes, g) != i {
+			return bad(fmt.Sprintf("gso_modes[%d]", i), "%q: want on or off, each once", g)
+		}
 	}
 	q := c.Quick
 	for i, s := range q.Sizes {
@@ -183,6 +196,7 @@ type Selection struct {
 	Quick                               bool
 	Servers, Protocols, Profiles, Sizes string
 	Congestion                          string // "": each stack's default (TCP: cubic)
+	GSO                                 string // "": each QUIC stack's default
 	Reps                                int
 }
 
@@ -213,12 +227,20 @@ func (c *Config) Select(servers []Server, sel Selection) (*Plan, error) {
 	if p.Profiles, err = matrix.Select(c.Profiles, sel.Profiles, func(x Profile) string { return x.Name }, "profile"); err != nil {
 		return nil, fmt.Errorf("--profiles: %v (profiles of %s)", err, c.Path)
 	}
+	if sel.Profiles == "" { // the default set: the optional profiles only when named
+		p.Profiles = slices.DeleteFunc(slices.Clone(p.Profiles), func(x Profile) bool { return x.Optional })
+	}
 	if p.Sizes, err = matrix.Select(c.Sizes, sel.Sizes, func(x Size) string { return x.Name }, "size"); err != nil {
 		return nil, fmt.Errorf("--sizes: %v", err)
 	}
 	if sel.Congestion != "" {
 		if p.CongestionControls, err = matrix.Select(c.CongestionControls, sel.Congestion, func(x string) string { return x }, "congestion control"); err != nil {
 			return nil, fmt.Errorf("--congestion: %v (congestion_controls of %s)", err, c.Path)
+		}
+	}
+	if sel.GSO != "" {
+		if p.GSO, err = matrix.Select(c.GSOModes, sel.GSO, func(x string) string { return x }, "GSO mode"); err != nil {
+			return nil, fmt.Errorf("--gso: %v (gso_modes of %s)", err, c.Path)
 		}
 	}
 	if sel.Reps < 0 || sel.Reps > MaxRepetitions {

@@ -28,14 +28,25 @@ func TestRepoBenchFile(t *testing.T) {
 	for _, s := range c.Sizes {
 		sizes = append(sizes, s.Name)
 	}
-	for _, p := range c.Profiles {
+	p, err := c.Select(testServers, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range p.Profiles {
 		profiles = append(profiles, p.Name)
 	}
 	if strings.Join(sizes, ",") != "1KB,100KB,1MB,10MB" || c.Repetitions < 5 || len(c.Protocols) != 3 {
 		t.Errorf("sizes %v, repetitions %d, %d protocols", sizes, c.Repetitions, len(c.Protocols))
 	}
+	// The default set; ideal (no impairment) runs only when --profiles names it.
 	if got := strings.Join(profiles, ","); got != "2g,3g,lte,wifi,satellite,simple-p2p,lossy-0,lossy-1,lossy-2,lossy-4,lossy-8" {
 		t.Errorf("profiles %s", got)
+	}
+	if p, err := c.Select(testServers, Selection{Profiles: "ideal,lte"}); err != nil || len(p.Profiles) != 2 || p.Profiles[0].Name != "ideal" {
+		t.Errorf("--profiles ideal,lte: %v %+v", err, p)
+	}
+	if strings.Join(c.GSOModes, ",") != "on,off" {
+		t.Errorf("gso_modes %v", c.GSOModes)
 	}
 }
 
@@ -75,10 +86,12 @@ func TestSelectPlan(t *testing.T) {
 		t.Errorf("%d cells skipped, want go-h2's two h3 cells", skipped)
 	}
 	for sel, want := range map[Selection]string{
-		{Profiles: "lte,5g"}: "--profiles: unknown profile \"5g\"",
-		{Sizes: "3KB"}:       "--sizes: unknown size",
-		{Servers: "apache"}:  "--servers: unknown server",
-		{Reps: -2}:           "--reps -2",
+		{Profiles: "lte,5g"}:  "--profiles: unknown profile \"5g\"",
+		{Sizes: "3KB"}:        "--sizes: unknown size",
+		{Servers: "apache"}:   "--servers: unknown server",
+		{Reps: -2}:            "--reps -2",
+		{GSO: "on,maybe"}:     `--gso: unknown GSO mode "maybe"`,
+		{Congestion: "vegas"}: `--congestion: unknown congestion control "vegas"`,
 	} {
 		if _, err := c.Select(testServers, sel); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%+v: %v, want %q", sel, err, want)

@@ -17,30 +17,34 @@ import (
 // download times that grow with size and loss and sim drops that grow with the repetition, and
 // returns the plan and the results.
 func fakeRun(t *testing.T) (*Plan, []matrix.Result) {
-	return fakeSweep(t, "")
+	return fakeSweep(t, "", "")
 }
 
-// fakeSweep is fakeRun over the congestion controls named ("": the defaults).
-func fakeSweep(t *testing.T, congestion string) (*Plan, []matrix.Result) {
+// fakeSweep is fakeRun over the congestion controls and GSO modes named ("": the defaults).
+func fakeSweep(t *testing.T, congestion, gso string) (*Plan, []matrix.Result) {
 	t.Helper()
 	c := loadRepo(t)
 	p, err := c.Select(testServers, Selection{Servers: "nginx,go-h2", Profiles: "lte,lossy-0,lossy-2", Sizes: "1KB,1MB", Reps: 3,
-		Congestion: congestion})
+		Congestion: congestion, GSO: gso})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	var results []matrix.Result
 	for _, cell := range p.Cells() {
-		s, pr, prof, cc := p.lookup(cell)
+		s, pr, prof, v := p.lookup(cell)
 		res := matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Result: matrix.Succeeded,
 			Dir: filepath.Join(dir, cell.Server+"_"+cell.Client, cell.Case)}
-		if ok, why := s.Serves(pr); !ok {
+		ok, why := s.Serves(pr)
+		if ok {
+			ok, why = v.Runs(pr)
+		}
+		if !ok {
 			res.Result, res.Reason = matrix.Unsupported, why
 			results = append(results, res)
 			continue
 		}
-		rec := CellRecord{Server: s.Name, CC: cc, Protocol: pr.Name, Profile: prof.Name}
+		rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Protocol: pr.Name, Profile: prof.Name}
 		for i := 1; i <= p.Repetitions; i++ {
 			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i), SimDrops: SimDrops{Queue: uint64(10 * i), Loss: uint64(i)},
 				ServerCPUms: float64(i) * 1001}
@@ -85,7 +89,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
 	data, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(data), "server,congestion_control,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
+	if !strings.HasPrefix(string(data), "server,congestion_control,gso,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
 		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,server_cpu_ms_per_mb,seeds,note\n") {
 		t.Errorf("header: %s", strings.SplitN(string(data), "\n", 2)[0])
 	}
@@ -98,7 +102,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 // A congestion-control sweep: every server once per algorithm, as the slot <server>@<cc>, and
 // the rows say the algorithm; an algorithm the bench file does not list is a --congestion error.
 func TestCongestionSweep(t *testing.T) {
-	p, results := fakeSweep(t, "bbr,cubic")
+	p, results := fakeSweep(t, "bbr,cubic", "")
 	if got := strings.Join(p.ServerNames(), " "); got != "nginx@bbr nginx@cubic go-h2@bbr go-h2@cubic" {
 		t.Errorf("slots %s", got)
 	}
@@ -106,11 +110,94 @@ func TestCongestionSweep(t *testing.T) {
 	if len(rows) != 2*(3+2)*3*2 || rows[0].Server != "nginx@bbr" || rows[0].CC != "bbr" {
 		t.Fatalf("%d rows, first %+v", len(rows), rows[0])
 	}
-	if s, cc := SplitSlot("nginx@bbr"); s != "nginx" || cc != "bbr" {
-		t.Errorf("split %s %s", s, cc)
+	if s, cc, gso := SplitSlot("nginx@bbr"); s != "nginx" || cc != "bbr" || gso != "" {
+		t.Errorf("split %s %s %s", s, cc, gso)
 	}
 	if _, err := loadRepo(t).Select(testServers, Selection{Congestion: "vegas"}); err == nil || !strings.Contains(err.Error(), "--congestion") {
 		t.Errorf("unknown algorithm: %v", err)
+	}
+}
+
+// A UDP GSO sweep: every server once per mode, as the slot <server>@gso-<mode>; only the h3 cells
+// run (GSO is the QUIC stack's switch: the TCP cells are unsupported with the reason, and the plan
+// skips them), the rows and the records say the mode.
+func TestGSOSweep(t *testing.T) {
+	p, results := fakeSweep(t, "", "on,off")
+	if got := strings.Join(p.ServerNames(), " "); got != "nginx@gso-on nginx@gso-off go-h2@gso-on go-h2@gso-off" {
+		t.Errorf("slots %s", got)
+	}
+	for _, r := range results {
+		wantRun := r.Client == "curl-h3" && strings.HasPrefix(r.Server, "nginx@")
+		if (r.Result == matrix.Succeeded) != wantRun {
+			t.Errorf("%s %s: %s %q", r.Server, r.Client, r.Result, r.Reason)
+		}
+		if r.Client == "curl-h2" && !strings.Contains(r.Reason, "--gso switches the QUIC stack's UDP GSO: h2 over TCP") {
+			t.Errorf("%s %s: reason %q", r.Server, r.Client, r.Reason)
+		}
+	}
+	for _, pc := range p.PlanCells(nil) {
+		if pc.Skip != (pc.Client != "curl-h3" || strings.HasPrefix(pc.Server, "go-h2")) {
+			t.Errorf("plan: %s skip %v", pc.Label(), pc.Skip)
+		}
+	}
+	rows := Rows(p, results)
+	if len(rows) != 2*3*2 || rows[0].Server != "nginx@gso-on" || rows[0].GSO != "on" || rows[0].CC != "" || rows[0].Protocol != "h3" ||
+		rows[len(rows)-1].Server != "nginx@gso-off" || rows[len(rows)-1].GSO != "off" {
+		t.Fatalf("%d rows, first %+v", len(rows), rows[0])
+	}
+	rec, err := ReadRecord(filepath.Join(results[2*3].Dir, RecordFile)) // nginx@gso-on, h3, lte
+	if err != nil || rec.GSO != "on" || rec.Protocol != "h3" {
+		t.Errorf("bench.json: %v %+v", err, rec)
+	}
+	path := filepath.Join(t.TempDir(), "bench.csv")
+	must(t, WriteCSV(path, rows))
+	data, _ := os.ReadFile(path)
+	if line := strings.SplitN(string(data), "\n", 3)[1]; !strings.HasPrefix(line, "nginx@gso-on,,on,h3,lte,1KB,1000,3,") {
+		t.Errorf("first row: %s", line)
+	}
+	back, err := ReadCSV(path)
+	if err != nil || back[0].GSO != "on" || back[0].CC != "" || back[0].Protocol != "h3" || back[0].Time.Median != 19.2 || back[0].Note != rows[0].Note {
+		t.Errorf("round trip: %v %+v", err, back[0])
+	}
+	s := Summarize(p, 7, rows, nil)
+	if s.Servers[1] != "nginx@gso-off" || s.Rows[0].GSO != "on" {
+		t.Errorf("result.json: %v %+v", s.Servers, s.Rows[0])
+	}
+	var b bytes.Buffer
+	PrintSummary(&b, rows)
+	if !strings.Contains(b.String(), "lte         1KB    nginx@gso-off ") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// Both sweeps at once: <server>@<algorithm>+gso-<mode>, congestion control outer.
+func TestCongestionAndGSOSweep(t *testing.T) {
+	p, results := fakeSweep(t, "bbr,cubic", "off")
+	if got := strings.Join(p.ServerNames(), " "); got != "nginx@bbr+gso-off nginx@cubic+gso-off go-h2@bbr+gso-off go-h2@cubic+gso-off" {
+		t.Errorf("slots %s", got)
+	}
+	rows := Rows(p, results)
+	if len(rows) != 2*3*2 || rows[0].CC != "bbr" || rows[0].GSO != "off" {
+		t.Errorf("%d rows, first %+v", len(rows), rows[0])
+	}
+}
+
+// Slot and SplitSlot are each other's inverse for every combination; AllSlots lists them all.
+func TestSlotNames(t *testing.T) {
+	for _, c := range [][4]string{
+		{"nginx", "", "", "nginx"}, {"nginx", "bbr", "", "nginx@bbr"}, {"quic-go", "", "off", "quic-go@gso-off"},
+		{"quic-go", "reno", "on", "quic-go@reno+gso-on"},
+	} {
+		if got := Slot(c[0], c[1], c[2]); got != c[3] {
+			t.Errorf("Slot%v = %s", c[:3], got)
+		}
+		if s, cc, gso := SplitSlot(c[3]); s != c[0] || cc != c[1] || gso != c[2] {
+			t.Errorf("SplitSlot(%s) = %s %s %s", c[3], s, cc, gso)
+		}
+	}
+	all := AllSlots(testServers[:1], []string{"bbr"}, []string{"on", "off"})
+	if got := strings.Join(all, " "); got != "caddy caddy@gso-on caddy@gso-off caddy@bbr caddy@bbr+gso-on caddy@bbr+gso-off" {
+		t.Errorf("all slots: %s", got)
 	}
 }
 

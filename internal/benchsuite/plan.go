@@ -57,51 +57,97 @@ type Plan struct {
 	Repetitions int
 	// CongestionControls the run sweeps (--congestion); none: one pass with each stack's default.
 	CongestionControls []string
+	// GSO are the UDP GSO modes (on, off) of the servers' QUIC stacks the run sweeps (--gso);
+	// none: one pass with each image's default.
+	GSO []string
 }
 
-// slotCCs are the congestion controls each server runs with: "" is the stacks' defaults.
-func (p *Plan) slotCCs() []string {
-	if len(p.CongestionControls) == 0 {
-		return []string{""}
+// Variant is what a server runs with in one of its matrix columns: its congestion control and
+// its QUIC stack's UDP GSO mode, "" each: the defaults.
+type Variant struct{ CC, GSO string }
+
+// variants are the congestion controls and GSO modes each server runs with, congestion control
+// outer: "" is the stacks' defaults.
+func (p *Plan) variants() []Variant {
+	ccs, gsos := p.CongestionControls, p.GSO
+	if len(ccs) == 0 {
+		ccs = []string{""}
 	}
-	return p.CongestionControls
+	if len(gsos) == 0 {
+		gsos = []string{""}
+	}
+	var out []Variant
+	for _, cc := range ccs {
+		for _, g := range gsos {
+			out = append(out, Variant{CC: cc, GSO: g})
+		}
+	}
+	return out
 }
+
+// gsoPrefix marks the GSO mode in a slot name.
+const gsoPrefix = "gso-"
 
 // Slot is a server's column in the matrix: its name, with "@<algorithm>" when the run sweeps
-// congestion controls ("nginx@bbr").
-func Slot(server, cc string) string {
-	if cc == "" {
+// congestion controls ("nginx@bbr"), "@gso-<mode>" when it sweeps UDP GSO ("quic-go@gso-off"),
+// and "@<algorithm>+gso-<mode>" when it sweeps both ("quic-go@bbr+gso-off").
+func Slot(server, cc, gso string) string {
+	switch {
+	case cc == "" && gso == "":
 		return server
+	case gso == "":
+		return server + "@" + cc
+	case cc == "":
+		return server + "@" + gsoPrefix + gso
 	}
-	return server + "@" + cc
+	return server + "@" + cc + "+" + gsoPrefix + gso
 }
 
-// AllSlots are every column the servers can have: each alone and with each algorithm.
-func AllSlots(servers []Server, ccs []string) []string {
+// AllSlots are every column the servers can have: each alone and with each algorithm and GSO
+// mode, alone and combined.
+func AllSlots(servers []Server, ccs, gsos []string) []string {
 	var out []string
 	for _, s := range servers {
 		for _, cc := range append([]string{""}, ccs...) {
-			out = append(out, Slot(s.Name, cc))
+			for _, g := range append([]string{""}, gsos...) {
+				out = append(out, Slot(s.Name, cc, g))
+			}
 		}
 	}
 	return out
 }
 
 // SplitSlot is Slot's inverse.
-func SplitSlot(slot string) (server, cc string) {
-	server, cc, _ = strings.Cut(slot, "@")
-	return server, cc
+func SplitSlot(slot string) (server, cc, gso string) {
+	server, rest, _ := strings.Cut(slot, "@")
+	if c, g, ok := strings.Cut(rest, "+"+gsoPrefix); ok {
+		return server, c, g
+	}
+	if g, ok := strings.CutPrefix(rest, gsoPrefix); ok {
+		return server, "", g
+	}
+	return server, rest, ""
 }
 
-// Cells lists the matrix's cells: servers (each congestion control in turn) outer, then
-// protocols, then profiles. The client is curl-<protocol>, the case the profile.
+// Runs reports whether the cell's protocol runs in the variant, and if not why: the GSO switch
+// is the QUIC stack's, so a GSO sweep runs no TCP cells (the kernel segments TCP the same way in
+// every GSO column; they would only measure the same thing twice).
+func (v Variant) Runs(p Protocol) (bool, string) {
+	if v.GSO != "" && p.Transport != "udp" {
+		return false, fmt.Sprintf("--gso switches the QUIC stack's UDP GSO: %s over TCP is not part of a GSO sweep (run it without --gso)", p.Name)
+	}
+	return true, ""
+}
+
+// Cells lists the matrix's cells: servers (each congestion control and GSO mode in turn) outer,
+// then protocols, then profiles. The client is curl-<protocol>, the case the profile.
 func (p *Plan) Cells() []matrix.Cell {
 	var out []matrix.Cell
 	for _, s := range p.Servers {
-		for _, cc := range p.slotCCs() {
+		for _, v := range p.variants() {
 			for _, pr := range p.Protocols {
 				for _, prof := range p.Profiles {
-					out = append(out, matrix.Cell{Server: Slot(s.Name, cc), Client: pr.Client(), Case: prof.Name, Abbr: prof.Name})
+					out = append(out, matrix.Cell{Server: Slot(s.Name, v.CC, v.GSO), Client: pr.Client(), Case: prof.Name, Abbr: prof.Name})
 				}
 			}
 		}
@@ -121,13 +167,16 @@ func (p *Plan) SizesOn(prof Profile) []Size {
 }
 
 // PlanCells is the matrix as the plan sees it: a protocol the server does not serve is skipped,
-// and a cell's typical seconds are its repetitions' topologies plus its downloads at the
+// and so is a TCP cell of a GSO sweep (Variant.Runs); and a cell's typical seconds are its repetitions' topologies plus its downloads at the
 // profile's rate (rates: down rate in bit/s per profile, 0 unknown).
 func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 	var out []matrix.PlanCell
 	for _, c := range p.Cells() {
-		s, pr, prof, _ := p.lookup(c)
+		s, pr, prof, v := p.lookup(c)
 		ok, _ := s.Serves(pr)
+		if runs, _ := v.Runs(pr); !runs {
+			ok = false
+		}
 		secs := 0.0
 		for _, size := range p.SizesOn(prof) {
 			secs += transferTime(size.Bytes, rates[prof.Name]).Seconds() * 1.5
@@ -142,12 +191,13 @@ func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 // kind of machine, for the plan's estimate.
 const repOverheadSeconds = 12
 
-// lookup is a cell's server, protocol, profile and congestion control ("": default).
-func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile, string) {
+// lookup is a cell's server, protocol, profile and variant (congestion control and GSO mode, "":
+// default).
+func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile, Variant) {
 	var s Server
 	var pr Protocol
 	var prof Profile
-	name, cc := SplitSlot(c.Server)
+	name, cc, gso := SplitSlot(c.Server)
 	for _, x := range p.Servers {
 		if x.Name == name {
 			s = x
@@ -163,7 +213,7 @@ func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile, string) {
 			prof = x
 		}
 	}
-	return s, pr, prof, cc
+	return s, pr, prof, Variant{CC: cc, GSO: gso}
 }
 
 // transferTime is how long size bytes take at rate bit/s (rate 0: 1 Gbit/s).
@@ -199,12 +249,13 @@ func (p *Plan) Clients() []string {
 	return out
 }
 
-// ServerNames are the matrix's server columns (a server per congestion control when swept).
+// ServerNames are the matrix's server columns (a server per congestion control and GSO mode
+// when swept).
 func (p *Plan) ServerNames() []string {
 	var out []string
 	for _, s := range p.Servers {
-		for _, cc := range p.slotCCs() {
-			out = append(out, Slot(s.Name, cc))
+		for _, v := range p.variants() {
+			out = append(out, Slot(s.Name, v.CC, v.GSO))
 		}
 	}
 	return out

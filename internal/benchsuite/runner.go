@@ -42,21 +42,25 @@ func (r *Runner) RunMatrix(ctx context.Context, done []matrix.Result) ([]matrix.
 	}
 	m := r.Matrix()
 	return m.Run(ctx, r.Plan.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
-		s, p, prof, cc := r.Plan.lookup(c)
-		return r.runCell(ctx, s, p, prof, cc)
+		s, p, prof, v := r.Plan.lookup(c)
+		return r.runCell(ctx, s, p, prof, v)
 	})
 }
 
 // runCell runs a cell's repetitions one after the other, each on its own seed in <cell>/<n>/,
 // and records them all in <cell>/bench.json. A repetition that fails does not stop the others
 // (their numbers still count); the cell fails with the first failure's reason.
-func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile, cc string) (res matrix.Result) {
+func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile, v Variant) (res matrix.Result) {
 	start := time.Now()
-	slot := Slot(s.Name, cc)
+	slot := Slot(s.Name, v.CC, v.GSO)
 	dir := filepath.Join(r.Run.Dir, slot+"_"+p.Client(), prof.Name)
 	res = matrix.Result{Server: slot, Client: p.Client(), Case: prof.Name, Abbr: prof.Name, Result: matrix.Failed, Dir: dir}
 	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }()
 	if ok, why := s.Serves(p); !ok {
+		res.Result, res.Reason = matrix.Unsupported, why
+		return res
+	}
+	if ok, why := v.Runs(p); !ok {
 		res.Result, res.Reason = matrix.Unsupported, why
 		return res
 	}
@@ -66,13 +70,16 @@ func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch: curl appends to a repetition's bench.jsonl
-	rec := CellRecord{Server: s.Name, CC: cc, Protocol: p.Name, Profile: prof.Name}
+	rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Protocol: p.Name, Profile: prof.Name}
 	res.Rerun = fmt.Sprintf("wirelab bench --servers %s --protocols %s --profiles %s --seed %d%s", s.Name, p.Name, prof.Name, r.Seed, r.RerunFlags)
-	if cc != "" {
-		res.Rerun += " --congestion " + cc
+	if v.CC != "" {
+		res.Rerun += " --congestion " + v.CC
+	}
+	if v.GSO != "" {
+		res.Rerun += " --gso " + v.GSO
 	}
 	for i := 1; i <= r.Plan.Repetitions && ctx.Err() == nil; i++ {
-		rep := r.runRep(ctx, s, p, prof, cc, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
+		rep := r.runRep(ctx, s, p, prof, v, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
 		if ctx.Err() != nil {
 			return res // no verdict: --resume runs the cell again
 		}
@@ -97,10 +104,11 @@ func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile
 // runRep runs one repetition's topology: sim (the profile, this repetition's seed) and server
 // first, the client once the server listens on the protocol's transport; curl downloads every
 // size on a fresh connection; after the cell is fenced its bench.jsonl is verified and the
-// sim's drops towards the client are read. cc ("": default) is the server's TCP congestion
+// sim's drops towards the client are read. v.CC ("": default) is the server's TCP congestion
 // control (a sysctl of its network namespace) and, for h3, its QUIC stack's (QUIC_CC, which an
-// image that cannot switch answers with 127: unsupported).
-func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile, cc string, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
+// image that cannot switch answers with 127: unsupported); v.GSO ("": the image's default) is,
+// for h3, its QUIC stack's UDP GSO (QUIC_GSO on / off, 127 likewise).
+func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile, v Variant, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
 	rep = RepRecord{Rep: i, Seed: matrix.RepeatSeed(r.Seed, i), Dir: dir}
 	link := r.Links[prof.Name]
 	var urls []string
@@ -113,10 +121,11 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 		"CLIENT_IMAGE": r.ClientImage, "SERVER_IMAGE": s.Image, "TESTCASE": "bench", "SERVER_TESTCASE": "bench",
 		"REQUESTS": strings.Join(urls, " "), "CLIENT_PARAMS": fmt.Sprintf("%s --max-time %.0f", p.Curl, DownloadLimit(sizes[len(sizes)-1].Bytes, link.DownRate, link.RTT).Seconds()),
 		"SIM_PROFILE": prof.Name, "SIM_SEED": strconv.FormatUint(rep.Seed, 10), "CERTS_DIR": r.CertsDir, "WWW_DIR": r.WWW(),
-		"SERVER_TCP_NO_METRICS_SAVE": "1", // each download starts TCP afresh, not from the last one's ssthresh
-		"SERVER_TCP_CC":              cc,  // empty: compose's pinned default (cubic)
-		"SERVER_QUIC_CC":             quicCC(p, cc),
-	}, Slot(s.Name, cc), p.Name, prof.Name, strconv.Itoa(i))
+		"SERVER_TCP_NO_METRICS_SAVE": "1",  // each download starts TCP afresh, not from the last one's ssthresh
+		"SERVER_TCP_CC":              v.CC, // empty: compose's pinned default (cubic)
+		"SERVER_QUIC_CC":             quicOnly(p, v.CC),
+		"SERVER_QUIC_GSO":            quicOnly(p, v.GSO), // empty: the image's default
+	}, Slot(s.Name, v.CC, v.GSO), p.Name, prof.Name, strconv.Itoa(i))
 	if err != nil {
 		rep.Error = err.Error()
 		return rep
@@ -145,7 +154,7 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 	}
 	// The algorithm the server's TCP really sends with, from its namespace: proof the sweep (or
 	// the pinned default) took, whatever the host's default is.
-	want := cc
+	want := v.CC
 	if want == "" {
 		want = DefaultTCPCC
 	}
@@ -200,10 +209,11 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 // DefaultTCPCC is the TCP congestion control compose/lab.yml pins when none is asked for.
 const DefaultTCPCC = "cubic"
 
-// quicCC is the QUIC_CC a server gets: the algorithm for h3 cells of a sweep, else none.
-func quicCC(p Protocol, cc string) string {
+// quicOnly is what a QUIC stack's switch (QUIC_CC, QUIC_GSO) gets: the swept value for h3 cells,
+// else none.
+func quicOnly(p Protocol, value string) string {
 	if p.Transport == "udp" {
-		return cc
+		return value
 	}
 	return ""
 }

@@ -18,8 +18,13 @@ func PrintSummary(w io.Writer, rows []Row) {
 	for _, r := range rows {
 		by[[4]string{r.Profile, r.Size, r.Server, r.Protocol}] = r
 	}
+	// The server column fits the longest slot name ("quic-go@bbr+gso-off" in a sweep).
+	sw := 9
+	for _, r := range rows {
+		sw = max(sw, len(r.Server))
+	}
 	fmt.Fprintf(w, "\nbench: median download ms [p25-p75] / median time to first byte ms, n = verified repetitions\n")
-	fmt.Fprintf(w, "%-11s %-6s %-9s", "profile", "size", "server")
+	fmt.Fprintf(w, "%-11s %-6s %-*s", "profile", "size", sw, "server")
 	for _, p := range protos {
 		fmt.Fprintf(w, " %-30s", p)
 	}
@@ -27,7 +32,7 @@ func PrintSummary(w io.Writer, rows []Row) {
 	for _, prof := range order(rows, func(r Row) string { return r.Profile }) {
 		for _, size := range order(rows, func(r Row) string { return r.Size }) {
 			for _, s := range order(rows, func(r Row) string { return r.Server }) {
-				line, shown := fmt.Sprintf("%-11s %-6s %-9s", prof, size, s), false
+				line, shown := fmt.Sprintf("%-11s %-6s %-*s", prof, size, sw, s), false
 				for _, p := range protos {
 					r, ok := by[[4]string{prof, size, s, p}]
 					cell := "-"

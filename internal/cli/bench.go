@@ -23,10 +23,13 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	quick := fs.Bool("quick", false, "the short set of the bench file's quick: entry (servers, profiles, sizes, repetitions); the flags below override it")
 	serversFlag := fs.String("servers", "", "comma-separated servers (default: every image with the bench server role)")
 	protosFlag := fs.String("protocols", "", "comma-separated protocols: h1, h2, h3 (default: all in the bench file)")
-	profilesFlag := fs.String("profiles", "", "comma-separated sim profiles (default: all in the bench file)")
+	profilesFlag := fs.String("profiles", "", "comma-separated sim profiles (default: the bench file's, but those marked optional, e.g. ideal)")
 	sizesFlag := fs.String("sizes", "", "comma-separated object sizes, e.g. 1KB,1MB (default: all in the bench file)")
 	ccFlag := fs.String("congestion", "", "comma-separated congestion controls of the servers to sweep, e.g. cubic,bbr: each server runs "+
 		"once per algorithm as <server>@<algorithm> (default: none, TCP cubic and each QUIC stack's own)")
+	gsoFlag := fs.String("gso", "", "comma-separated UDP GSO modes of the servers' QUIC stacks to sweep, on,off: each server runs once per mode "+
+		"as <server>@gso-<mode> (with --congestion: <server>@<algorithm>+gso-<mode>), h3 cells only; an image without the switch "+
+		"is unsupported (default: none, each image's own)")
 	// One cell at a time unless asked: parallel cells share the CPU the timings depend on.
 	opts.Jobs, fs.Lookup("j").DefValue = 1, "1"
 	reps := fs.Int("reps", 0, fmt.Sprintf("repetitions per cell, 1..%d (default: the bench file's)", benchsuite.MaxRepetitions))
@@ -56,11 +59,11 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		return badInputf("images/curl/manifest.yml: roles.bench: %v", err)
 	}
 	plan, err := cfg.Select(allServers, benchsuite.Selection{Quick: *quick, Servers: *serversFlag, Protocols: *protosFlag,
-		Profiles: *profilesFlag, Sizes: *sizesFlag, Congestion: *ccFlag, Reps: *reps})
+		Profiles: *profilesFlag, Sizes: *sizesFlag, Congestion: *ccFlag, GSO: *gsoFlag, Reps: *reps})
 	if err != nil {
 		return badInputf("%v", err)
 	}
-	baseline, err := mf.loadBaseline(e.root, "bench", matrix.Universe{Servers: benchsuite.AllSlots(allServers, cfg.CongestionControls),
+	baseline, err := mf.loadBaseline(e.root, "bench", matrix.Universe{Servers: benchsuite.AllSlots(allServers, cfg.CongestionControls, cfg.GSOModes),
 		Clients: names(cfg.Protocols, func(p benchsuite.Protocol) string { return p.Client() }),
 		Cases:   names(cfg.Profiles, func(p benchsuite.Profile) string { return p.Name })},
 		*benchFile == filepath.Join(e.root, "conformance", "bench", "bench.yml"))

@@ -26,6 +26,7 @@ protocols:
   - {name: h3, alpn: h3, curl: --http3-only, http_version: "3", transport: udp}
 profiles: [{name: lte}, {name: wifi, skip_sizes: [1MB]}]
 congestion_controls: [cubic, bbr]
+gso_modes: [on, off]
 quick: {servers: [web], profiles: [lte], sizes: [1KB], repetitions: 2}
 `
 	for bad, want := range map[string]string{
@@ -34,6 +35,9 @@ quick: {servers: [web], profiles: [lte], sizes: [1KB], repetitions: 2}
 		strings.Replace(good, "profiles: [lte]", "profiles: [3g]", 1):      "bench.yml: quick.profiles[0]:",
 		strings.Replace(good, "repetitions: 3", "repetitions: 0", 1):       "bench.yml: repetitions:",
 		strings.Replace(good, "[cubic, bbr]", "[cubic, cubic]", 1):         "bench.yml: congestion_controls[1]:",
+		strings.Replace(good, "[cubic, bbr]", "[cubic, gso-x]", 1):         "bench.yml: congestion_controls[1]:",
+		strings.Replace(good, "[on, off]", "[on, auto]", 1):                "bench.yml: gso_modes[1]:",
+		strings.Replace(good, "[on, off]", "[off, off]", 1):                "bench.yml: gso_modes[1]:",
 	} {
 		must(t, os.WriteFile(file, []byte(bad), 0o644))
 		if code, _, errOut := wl("bench"); code != ExitBadInput || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
@@ -47,6 +51,7 @@ quick: {servers: [web], profiles: [lte], sizes: [1KB], repetitions: 2}
 		"--sizes 1KB,3KB":      "--sizes: unknown size",
 		"--protocols h9":       "--protocols: unknown protocol",
 		"--congestion vegas":   `--congestion: unknown congestion control "vegas"`,
+		"--gso maybe":          `--gso: unknown GSO mode "maybe"`,
 		"--reps -1":            "--reps -1",
 		"--quick=yes":          "quick",
 		"--repeat 2":           "--repeat 2",
