@@ -1,6 +1,7 @@
 package benchsuite
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -154,13 +155,9 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 	}
 	// The algorithm the server's TCP really sends with, from its namespace: proof the sweep (or
 	// the pinned default) took, whatever the host's default is.
-	want := v.CC
-	if want == "" {
-		want = DefaultTCPCC
-	}
 	out, err := cell.Exec(ctx, "server", "cat", "/proc/sys/net/ipv4/tcp_congestion_control")
-	if rep.ServerTCPCC = strings.TrimSpace(string(out)); err != nil || rep.ServerTCPCC != want {
-		return fail("the server's TCP congestion control is %q (%v), want %q", rep.ServerTCPCC, err, want)
+	if rep.ServerTCPCC, err = checkTCPCC(out, err, v.CC); err != nil {
+		return fail("%v", err)
 	}
 	cpuBefore, cpuErr := cell.CPUTime(ctx, "server")
 	err = cell.Up(ctx)
@@ -204,6 +201,17 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 		return fail("%v", err)
 	}
 	return rep
+}
+
+// checkTCPCC holds what the server's namespace reports (out, read with err) to the algorithm
+// asked for (cc; "": DefaultTCPCC) and returns the algorithm it runs.
+func checkTCPCC(out []byte, err error, cc string) (string, error) {
+	want := cmp.Or(cc, DefaultTCPCC)
+	got := strings.TrimSpace(string(out))
+	if err != nil || got != want {
+		return got, fmt.Errorf("the server's TCP congestion control is %q (%v), want %q", got, err, want)
+	}
+	return got, nil
 }
 
 // DefaultTCPCC is the TCP congestion control compose/lab.yml pins when none is asked for.
