@@ -5,6 +5,7 @@
 # <target>, <target>_seed_corpus.zip, <target>.dict, <target>.options.
 cd "$SRC/wirelab"
 export NGHTTP3_SRC=${NGHTTP3_SRC:-$SRC/nghttp3}
+export NGTCP2_SRC=${NGTCP2_SRC:-$SRC/ngtcp2}
 export LSQPACK_SRC=${LSQPACK_SRC:-$SRC/pylsqpack/vendor/ls-qpack}
 export FUZZ_BUILD=$WORK/wirelab-fuzz
 for dir in fuzz/*/harness.c; do

@@ -17,6 +17,7 @@ ENGINE=${ENGINE:-libfuzzer}
 TARGET=${TARGET:-all}
 FUZZ_BUILD=${FUZZ_BUILD:-$HERE/../out/fuzz/build}
 NGHTTP3_SRC=${NGHTTP3_SRC:-/src/nghttp3}
+NGTCP2_SRC=${NGTCP2_SRC:-/src/ngtcp2}
 LSQPACK_SRC=${LSQPACK_SRC:-/src/pylsqpack/vendor/ls-qpack}
 
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
@@ -43,6 +44,12 @@ mkdir -p "$OUTDIR/lib"
 NGHTTP3_INC="-I$NGHTTP3_SRC/lib/includes"
 NGHTTP3_DEFS="-DNGHTTP3_STATICLIB -DHAVE_ARPA_INET_H -DHAVE_NETINET_IN_H -DHAVE_UNISTD_H -DHAVE_ENDIAN_H -DHAVE_BYTESWAP_H -DHAVE_DECL_BE64TOH=1 -DHAVE_DECL_BSWAP_64=1"
 LSQPACK_INC="-I$LSQPACK_SRC -I$LSQPACK_SRC/deps/xxhash"
+# ngtcp2: files of lib/ only (the packet, frame and transport-parameter codecs need no crypto backend);
+# the harness includes internal headers from lib/. ngtcp2/version.h is made from the source's own
+# version.h.in (configure's job) when the tarball lacks it (a git checkout; Debian's tarball has it).
+NGTCP2_GEN=$OUTDIR/lib/ngtcp2-gen
+NGTCP2_INC="-I$NGTCP2_SRC/lib/includes -I$NGTCP2_GEN -I$NGTCP2_SRC/lib"
+NGTCP2_DEFS="-DNGTCP2_STATICLIB -DBUILDING_NGTCP2 -DHAVE_ARPA_INET_H -DHAVE_NETINET_IN_H -DHAVE_UNISTD_H -DHAVE_ENDIAN_H -DHAVE_BYTESWAP_H -DHAVE_DECL_BE64TOH=1 -DHAVE_DECL_BSWAP_64=1 -DHAVE_EXPLICIT_BZERO"
 
 # compile_lib NAME SRCDIR FLAGS FILES... — objects + archive, rebuilt only when compiler/flags/sources change.
 compile_lib() {
@@ -69,6 +76,30 @@ lib_nghttp3() {
   # shellcheck disable=SC2086
   compile_lib nghttp3 "$NGHTTP3_SRC" "$NGHTTP3_INC -I$NGHTTP3_SRC/lib $NGHTTP3_DEFS" $files
   echo "$OUTDIR/lib/nghttp3/libnghttp3.a"
+}
+
+lib_ngtcp2() {
+  if [ ! -f "$NGTCP2_SRC/lib/ngtcp2_pkt.c" ]; then
+    echo "build.sh: $1: needs ngtcp2, but $NGTCP2_SRC/lib/ngtcp2_pkt.c is missing (see /src/SOURCES.txt)" >&2
+    return 3
+  fi
+  if [ ! -f "$NGTCP2_SRC/lib/includes/ngtcp2/version.h" ]; then
+    # configure's two substitutions, the version taken from configure.ac's AC_INIT.
+    local ver num
+    ver=$(sed -nE 's/^AC_INIT\(\[ngtcp2\], *\[([^]]+)\].*/\1/p' "$NGTCP2_SRC/configure.ac")
+    [ -n "$ver" ] || { echo "build.sh: $1: no version in $NGTCP2_SRC/configure.ac" >&2; return 1; }
+    num=$(echo "$ver" | awk -F'[.-]' '{ printf "0x%02x%02x%02x", $1, $2, $3 }')
+    mkdir -p "$NGTCP2_GEN/ngtcp2"
+    sed -e "s/@PACKAGE_VERSION@/$ver/" -e "s/@PACKAGE_VERSION_NUM@/$num/" \
+      "$NGTCP2_SRC/lib/includes/ngtcp2/version.h.in" >"$NGTCP2_GEN/ngtcp2/version.h"
+  fi
+  # The codecs, qlog and what they link (their closure; ngtcp2_conn.c and the congestion controllers,
+  # most of the library's compile time, are not needed).
+  local files="" f
+  for f in pkt transport_params qlog conv cid str mem vec unreachable buf path addr; do files="$files lib/ngtcp2_$f.c"; done
+  # shellcheck disable=SC2086
+  compile_lib ngtcp2 "$NGTCP2_SRC" "$NGTCP2_INC $NGTCP2_DEFS" $files
+  echo "$OUTDIR/lib/ngtcp2/libngtcp2.a"
 }
 
 lib_lsqpack() {
@@ -98,6 +129,7 @@ build_target() {
   for lib in $(cat "$HERE/$t/libs" 2>/dev/null); do
     case $lib in
       nghttp3) libs="$libs $(lib_nghttp3)"; incs="$incs $NGHTTP3_INC $NGHTTP3_DEFS" ;;
+      ngtcp2) lib=$(lib_ngtcp2 "$t") || return $?; libs="$libs $lib"; incs="$incs $NGTCP2_INC $NGTCP2_DEFS" ;;
       lsqpack) lib=$(lib_lsqpack "$t") || return $?; libs="$libs $lib"; incs="$incs $LSQPACK_INC" ;;
       lsqpack-so) lib=$(lib_lsqpack_so "$t") || return $?; libs="$libs $lib" ;;
       *) echo "build.sh: $t/libs: unknown library '$lib'" >&2; return 2 ;;

@@ -22,7 +22,9 @@ check_target "make fuzz-repro"
 want=""; [ -f "$d/meta.json" ] && want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$d/meta.json")
 ensure_image
 
-fuzz_docker "repro-$(new_run_id)" -v "$d:/crash:ro" -e TARGET="$TARGET" -e WANT="$want" -e NAME="$(basename "$abs")" -- bash -c '
+# The targets' strict switches pass through when set (WL_NGTCP2_STRICT=1: known ngtcp2 findings abort).
+fuzz_docker "repro-$(new_run_id)" -v "$d:/crash:ro" -e TARGET="$TARGET" -e WANT="$want" -e NAME="$(basename "$abs")" \
+  -e WL_NGTCP2_STRICT -e WL_DIFF_STRICT -- bash -c '
   /work/fuzz/build.sh ENGINE=libfuzzer TARGET="$TARGET" FUZZ_BUILD=/out/fuzz/build || exit 3
   ASAN_OPTIONS=symbolize=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     /out/fuzz/build/libfuzzer/"$TARGET" -runs=1 -timeout=25 "/crash/$NAME" >/tmp/report.txt 2>&1

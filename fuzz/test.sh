@@ -2,7 +2,8 @@
 # test.sh — fuzz part of `make test`: image, every target built for every engine, a short campaign per
 # target and engine with no crash, stored corpora replayed (regression), bad variables rejected, and
 # the crash pipeline end to end on planted-oob with both engines (found within 60 s, deduplicated,
-# minimized, reproduced by `make fuzz-repro`). Prints per-stage timings. Writes under $OUT/fuzz-test.
+# minimized, reproduced by `make fuzz-repro`); ngtcp2-pkt-frame's known findings and planted corruptions
+# reported by its checks. Prints per-stage timings. Writes under $OUT/fuzz-test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT_MAIN=${OUT:-out}
@@ -80,6 +81,32 @@ if built qpack-differential; then
   rm -f /tmp/fuzz-test-abi.$$
 else echo "SKIP ls-qpack ABI / differential findings (qpack-differential not built)"; fi
 stage "ls-qpack ABI + findings"
+
+# 4c. ngtcp2-pkt-frame: its checks can fail. Each known finding (findings/known-k<N>-*) aborts with its
+# own message under WL_NGTCP2_STRICT=1 and is tolerated by default (so campaigns move on); the
+# round-trip and qlog checks report a corruption planted by WL_NGTCP2_SELFTEST on a clean seed.
+if built ngtcp2-pkt-frame; then
+  fuzz_docker "test-ngtcp2-$(new_run_id)" -- bash -c '
+    bin=/out/fuzz/build/libfuzzer/ngtcp2-pkt-frame dir=/work/fuzz/ngtcp2-pkt-frame
+    for f in $dir/findings/known-*; do
+      b=$(basename "$f"); k=$(echo "$b" | sed -E "s/^known-k([0-9]+)-.*/K\1/")
+      out=$(WL_NGTCP2_STRICT=1 $bin "$f" 2>&1); rc=$?
+      $bin "$f" >/dev/null 2>&1; rc0=$?
+      if [ $rc -ne 0 ] && echo "$out" | grep -q "ngtcp2-pkt-frame: $k:" && [ $rc0 -eq 0 ]; then echo "ok   ngtcp2 finding reproduces: $b ($k with WL_NGTCP2_STRICT=1, tolerated by default)"
+      else echo "FAIL ngtcp2 finding $b: strict exit $rc, default exit $rc0"; fi
+    done
+    # named inputs the corpus keeps (merges name the rest by hash)
+    for t in roundtrip:seed-v1-handshake:"re-encoded frame decodes to other values" qlog:regress-cve-2026-40170-qlog-tparams-max:"qlog record is not one JSON value"; do
+      mode=${t%%:*} rest=${t#*:}; seed=${rest%%:*} want=${rest#*:}
+      out=$(WL_NGTCP2_SELFTEST=$mode $bin "$dir/corpus/$seed" 2>&1); rc=$?
+      if [ $rc -ne 0 ] && echo "$out" | grep -q "$want"; then echo "ok   ngtcp2 $mode check reports a planted corruption of $seed"
+      else echo "FAIL ngtcp2 $mode check missed a planted corruption of $seed (exit $rc)"; fi
+    done' >/tmp/fuzz-test-ngtcp2.$$ 2>&1
+  cat /tmp/fuzz-test-ngtcp2.$$; fails=$((fails + $(grep -c '^FAIL' /tmp/fuzz-test-ngtcp2.$$)))
+  [ "$(grep -c '^ok' /tmp/fuzz-test-ngtcp2.$$)" -ge 4 ] || { echo "FAIL ngtcp2 findings/self-tests: fewer than 4 checks ran"; fails=$((fails + 1)); }
+  rm -f /tmp/fuzz-test-ngtcp2.$$
+else echo "SKIP ngtcp2 findings (ngtcp2-pkt-frame not built)"; fi
+stage "ngtcp2 findings + self-tests"
 
 # 5. a short campaign per real target and engine: runs, writes stats, finds no crash (for
 # qpack-differential: none but the recorded kinds of finding, see fuzz/README.md)
