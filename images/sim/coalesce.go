@@ -137,13 +137,7 @@ func coalesce(pkts [][]byte, buf []byte, vh []byte) []byte {
 		binary.BigEndian.PutUint16(out[2:], uint16(len(out)))
 		ipv4HeaderChecksum(out)
 	}
-	var sum uint32
-	if h.v6 {
-		sum = sum16(out[8:40], 0)
-	} else {
-		sum = sum16(out[12:20], 0)
-	}
-	sum += uint32(h.proto) + uint32(l4len)
+	sum := pseudoHeaderSum(out, h.proto, h.v6, l4len)
 	if h.proto == protoUDP {
 		gso.gsoType, gso.csumOffset = gsoUDPL4, 6
 		binary.BigEndian.PutUint16(out[h.l4+4:], uint16(l4len))

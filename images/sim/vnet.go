@@ -161,16 +161,21 @@ func fullChecksum(b []byte, l4 int, proto uint8, v6 bool) {
 		csumOff = 6
 	}
 	seg[csumOff], seg[csumOff+1] = 0, 0
+	c := fold(sum16(seg, pseudoHeaderSum(b, proto, v6, len(seg))))
+	if c == 0 && proto == protoUDP {
+		c = 0xffff
+	}
+	binary.BigEndian.PutUint16(seg[csumOff:], c)
+}
+
+// pseudoHeaderSum is the one's-complement sum of the UDP/TCP pseudo-header (RFC 768, RFC 8200
+// §8.1) of the IP packet b for a transport segment of l4len bytes.
+func pseudoHeaderSum(b []byte, proto uint8, v6 bool, l4len int) uint32 {
 	var sum uint32
 	if v6 {
 		sum = sum16(b[8:40], 0)
 	} else {
 		sum = sum16(b[12:20], 0)
 	}
-	sum += uint32(proto) + uint32(len(seg))
-	c := fold(sum16(seg, sum))
-	if c == 0 && proto == protoUDP {
-		c = 0xffff
-	}
-	binary.BigEndian.PutUint16(seg[csumOff:], c)
+	return sum + uint32(proto) + uint32(l4len)
 }

@@ -135,7 +135,7 @@ func TestRunLengthStops(t *testing.T) {
 func TestSplitCompletesPartialChecksum(t *testing.T) {
 	pkt := flowPackets(t, protoUDP, false, 1, 100, 100)[0]
 	want := append([]byte(nil), pkt...)
-	sum := sum16(pkt[12:20], 0) + protoUDP + uint32(len(pkt)-20)
+	sum := pseudoHeaderSum(pkt, protoUDP, false, len(pkt)-20)
 	binary.BigEndian.PutUint16(pkt[26:], ^fold(sum))
 	vh := make([]byte, vnetHdrLen)
 	vnetHdr{flags: vnetFlagNeedsCsum, csumStart: 20, csumOffset: 6}.put(vh)
