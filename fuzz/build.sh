@@ -59,14 +59,16 @@ compile_lib() {
   if [ -f "$dir/lib$name.a" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then return; fi
   rm -rf "$dir" && mkdir -p "$dir"
   echo "build: $ENGINE: lib$name ($# files)" >&2
-  local f pids=()
+  local f pids=() failed=0
   for f in "$@"; do
     # shellcheck disable=SC2086 # flag lists are word-split on purpose
     $CC $LIB_CFLAGS $flags -c "$src/$f" -o "$dir/$(echo "$f" | tr / _).o" & pids+=($!)
-    if [ ${#pids[@]} -ge "${FUZZ_BUILD_JOBS:-2}" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+    if [ ${#pids[@]} -ge "${FUZZ_BUILD_JOBS:-2}" ]; then wait "${pids[0]}" || failed=1; pids=("${pids[@]:1}"); fi
   done
-  for p in "${pids[@]}"; do wait "$p"; done
-  ar rcs "$dir/lib$name.a" "$dir"/*.o
+  for p in "${pids[@]}"; do wait "$p" || failed=1; done
+  # a half-compiled library gets no archive and no stamp, so the next build compiles it again
+  [ $failed = 0 ] || { echo "build: $ENGINE: lib$name: a file did not compile" >&2; return 1; }
+  ar rcs "$dir/lib$name.a" "$dir"/*.o || return 1
   echo "$stamp" > "$dir/stamp"
 }
 
@@ -74,7 +76,7 @@ lib_nghttp3() {
   local files
   files=$(cd "$NGHTTP3_SRC" && ls lib/*.c lib/sfparse/sfparse.c)
   # shellcheck disable=SC2086
-  compile_lib nghttp3 "$NGHTTP3_SRC" "$NGHTTP3_INC -I$NGHTTP3_SRC/lib $NGHTTP3_DEFS" $files
+  compile_lib nghttp3 "$NGHTTP3_SRC" "$NGHTTP3_INC -I$NGHTTP3_SRC/lib $NGHTTP3_DEFS" $files || return 1
   echo "$OUTDIR/lib/nghttp3/libnghttp3.a"
 }
 
@@ -98,7 +100,7 @@ lib_ngtcp2() {
   local files="" f
   for f in pkt transport_params qlog conv cid str mem vec unreachable buf path addr; do files="$files lib/ngtcp2_$f.c"; done
   # shellcheck disable=SC2086
-  compile_lib ngtcp2 "$NGTCP2_SRC" "$NGTCP2_INC $NGTCP2_DEFS" $files
+  compile_lib ngtcp2 "$NGTCP2_SRC" "$NGTCP2_INC $NGTCP2_DEFS" $files || return 1
   echo "$OUTDIR/lib/ngtcp2/libngtcp2.a"
 }
 
@@ -107,7 +109,7 @@ lib_lsqpack() {
     echo "build.sh: $1: needs ls-qpack, but $LSQPACK_SRC/lsqpack.c is missing (pylsqpack source not fetched; see /src/SOURCES.txt)" >&2
     return 3
   fi
-  compile_lib lsqpack "$LSQPACK_SRC" "$LSQPACK_INC" lsqpack.c deps/xxhash/xxhash.c
+  compile_lib lsqpack "$LSQPACK_SRC" "$LSQPACK_INC" lsqpack.c deps/xxhash/xxhash.c || return 1
   echo "$OUTDIR/lib/lsqpack/liblsqpack.a"
 }
 
@@ -128,7 +130,7 @@ build_target() {
   local t=$1 incs="" libs="" lib
   for lib in $(cat "$HERE/$t/libs" 2>/dev/null); do
     case $lib in
-      nghttp3) libs="$libs $(lib_nghttp3)"; incs="$incs $NGHTTP3_INC $NGHTTP3_DEFS" ;;
+      nghttp3) lib=$(lib_nghttp3) || return $?; libs="$libs $lib"; incs="$incs $NGHTTP3_INC $NGHTTP3_DEFS" ;;
       ngtcp2) lib=$(lib_ngtcp2 "$t") || return $?; libs="$libs $lib"; incs="$incs $NGTCP2_INC $NGTCP2_DEFS" ;;
       lsqpack) lib=$(lib_lsqpack "$t") || return $?; libs="$libs $lib"; incs="$incs $LSQPACK_INC" ;;
       lsqpack-so) lib=$(lib_lsqpack_so "$t") || return $?; libs="$libs $lib" ;;
@@ -138,12 +140,13 @@ build_target() {
   local extra=""
   # A relinked coverage build cannot merge counts into the old harness's .gcda: drop them.
   [ "$ENGINE" = coverage ] && extra="$HERE/common/replay_main.c" && rm -f "$OUTDIR/$t.gcda" "$OUTDIR/replay_main.gcda"
+  # Explicit returns: set -e does not apply inside a function called as `build_target || ...`.
   # shellcheck disable=SC2086
-  $CC $LIB_CFLAGS $incs -c "$HERE/$t/harness.c" -o "$OUTDIR/$t.o"
+  $CC $LIB_CFLAGS $incs -c "$HERE/$t/harness.c" -o "$OUTDIR/$t.o" || return 1
   # shellcheck disable=SC2086
-  [ -z "$extra" ] || $CC $LIB_CFLAGS -c "$extra" -o "$OUTDIR/replay_main.o"
+  [ -z "$extra" ] || $CC $LIB_CFLAGS -c "$extra" -o "$OUTDIR/replay_main.o" || return 1
   # shellcheck disable=SC2086
-  $LD $LDFLAGS "$OUTDIR/$t.o" ${extra:+"$OUTDIR/replay_main.o"} $libs -o "$OUTDIR/$t"
+  $LD $LDFLAGS "$OUTDIR/$t.o" ${extra:+"$OUTDIR/replay_main.o"} $libs -o "$OUTDIR/$t" || return 1
   rm -f "$OUTDIR/$t.o" "$OUTDIR/replay_main.o"
   echo "build: $ENGINE: $OUTDIR/$t" >&2
 }

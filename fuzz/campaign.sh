@@ -25,8 +25,8 @@ for t in $targets; do
     r=$?
     [ $r -eq 130 ] && exit 130
     case $r in
-      0) n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["crashes"]["unique"])' "$OUT_ABS/fuzz/$t/$e/$run_id/stats.json" 2>/dev/null || echo "?")
-         summary+=("$t/$e: $n unique crash(es), $rel/stats.json"); [ "$n" = 0 ] || rc=1 ;;
+      0) n=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["crashes"]; print(c["unique"], c["unique"]-c["new"])' "$OUT_ABS/fuzz/$t/$e/$run_id/stats.json" 2>/dev/null || echo "? ?")
+         summary+=("$t/$e: ${n% *} unique crash(es), ${n#* } of them known findings, $rel/stats.json"); [ "${n% *}" = 0 ] || rc=1 ;;
       3) summary+=("$t/$e: SKIPPED (library source missing in the image)"); [ -n "$TARGET" ] && rc=3 ;;
       *) summary+=("$t/$e: FAILED (exit $r)"); rc=1 ;;
     esac

@@ -1,6 +1,6 @@
 # fuzz/fuzz.mk — included by the Makefile (issue #5): fuzz campaigns, crash reproduction, corpus merge.
 # The scripts validate their variables (one line naming the variable, exit 2) before anything starts.
-.PHONY: fuzz fuzz-repro fuzz-merge fuzz-seeds
+.PHONY: fuzz fuzz-repro fuzz-merge fuzz-seeds fuzz-table
 
 fuzz: $(WIRELAB) ## fuzz QPACK/HTTP-3 parsers: TARGET= ENGINE=libfuzzer|afl DURATION=60s JOBS=1 (no TARGET: 20s on every target)
 	@WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET="$(TARGET)" ENGINE="$(ENGINE)" DURATION="$(DURATION)" JOBS="$(JOBS)" bash fuzz/campaign.sh $(AND_REPORT)
@@ -10,6 +10,10 @@ fuzz-repro: $(WIRELAB) ## replay a fuzz crash and print its stack: CRASH=out/fuz
 
 fuzz-merge: $(WIRELAB) ## merge a campaign's corpus into fuzz/<target>/corpus (minimized): TARGET= [RUN=out/fuzz/<t>/<engine>/<run> | SEEDS=<folder>]
 	@WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET="$(TARGET)" RUN="$(RUN)" SEEDS="$(SEEDS)" CORPUS="$(CORPUS)" bash fuzz/merge.sh
+
+fuzz-table: ## Markdown table of finished campaigns (exec/s, coverage at 1/5/10/20 min, corpus, crashes): RUNS="out/fuzz/<t>/<engine>/<run> ..."
+	@[ -n "$(RUNS)" ] || { echo "make fuzz-table: RUNS: not set (want RUNS=\"out/fuzz/<t>/<engine>/<run> ...\")" >&2; exit 2; }
+	@python3 fuzz/bin/campaign_table.py $(RUNS)
 
 # fuzz-seeds (issue #16): seeds from the HTTP/3 streams a QUIC run decrypted — nghttp3-qpack-decoder records
 # and nghttp3-h3-conn single-side connections (wirelab fuzz-seeds writes $(OUT)/fuzz/seeds/<target>/trace-*) —

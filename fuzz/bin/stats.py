@@ -139,12 +139,13 @@ def final(run):
     crashes = []
     for m in sorted(glob.glob(os.path.join(run, "crashes", "*", "meta.json"))):
         crashes.append(json.load(open(m)))
-    doc["crashes"] = {"raw": doc.get("raw_crashes", 0), "unique": len(crashes), "list": crashes}
+    new = sum(1 for c in crashes if not c.get("known"))
+    doc["crashes"] = {"raw": doc.get("raw_crashes", 0), "unique": len(crashes), "new": new, "list": crashes}
     write(run, doc)
     c = doc.get("coverage", {})
     print(f"fuzz: {doc['target']}/{doc['engine']} done: {doc.get('total_execs', 0)} execs in {doc.get('elapsed_s', 0)}s "
           f"({doc.get('execs_per_s', 0)}/s), {cov_text(c) if c else 'no coverage data'}, corpus {doc.get('corpus_size', 0)}, "
-          f"crashes {doc['crashes']['raw']} raw / {len(crashes)} unique")
+          f"crashes {doc['crashes']['raw']} raw / {len(crashes)} unique ({len(crashes) - new} known findings)")
     return 0
 
 

@@ -22,6 +22,15 @@ fi
 
 replay() { timeout 120 "$LF" -runs=1 -timeout=25 "$1" >"$2" 2>&1; }
 
+# Signatures of the target's recorded findings (fuzz/<target>/findings/*), replayed the way the campaign
+# ran (no strict switches), so a crash that rediscovers one is marked known in its meta.json.
+declare -A known
+for f in "$FUZZ/$TARGET"/findings/*; do
+  [ -f "$f" ] || continue
+  replay "$f" "$RUN/.replay.txt"
+  line=$(python3 "$FUZZ/bin/signature.py" "$RUN/.replay.txt") && known[${line%% *}]=$(basename "$f")
+done
+
 declare -A seen count
 unreproduced=0
 for f in "${raw[@]}"; do
@@ -53,15 +62,15 @@ rm -f "$RUN/.replay.txt"
 
 for id in "${!seen[@]}"; do
   d=$RUN/crashes/$id
-  python3 - "$d" "$id" "${count[$id]}" "$(cat "$d/reproduce.txt")" <<'PY'
+  python3 - "$d" "$id" "${count[$id]}" "$(cat "$d/reproduce.txt")" "${known[$id]:-}" <<'PY'
 import json, os, sys
-d, cid, n, repro = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+d, cid, n, repro, known = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 json.dump({"id": cid, "signature": open(os.path.join(d, "signature.txt")).read().strip(), "count": n,
            "input_bytes": os.path.getsize(os.path.join(d, "input")),
            "minimized_bytes": os.path.getsize(os.path.join(d, "minimized")),
-           "reproduce": repro}, open(os.path.join(d, "meta.json"), "w"), indent=1)
+           "known": known or None, "reproduce": repro}, open(os.path.join(d, "meta.json"), "w"), indent=1)
 PY
-  echo "triage: $id x${count[$id]}: $(cat "$d/signature.txt")"
+  echo "triage: $id x${count[$id]}: $(cat "$d/signature.txt")${known[$id]:+ (known: findings/${known[$id]})}"
   echo "triage:   $(wc -c <"$d/input") -> $(wc -c <"$d/minimized") bytes; reproduce: $(cat "$d/reproduce.txt")"
 done
 [ $unreproduced -gt 0 ] && echo "triage: $unreproduced crash input(s) did not crash the libFuzzer/ASan build (kept in raw/ or afl/*/crashes/)"

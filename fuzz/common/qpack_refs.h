@@ -1,7 +1,7 @@
 /* qpack_refs.h — a small reader of an encoded field section's shape (RFC 9204 4.5), the differential
  * harness's referee for two known, permitted differences: how many field lines there are, and which
  * dynamic-table entry is the newest one referenced (RIC larger than that + 1 is an error a decoder
- * MAY report). Strings are skipped, not decoded. */
+ * MAY report); and whether an encoder stream ends inside an instruction. Strings are skipped, not decoded. */
 #ifndef WIRELAB_FUZZ_QPACK_REFS_H
 #define WIRELAB_FUZZ_QPACK_REFS_H
 
@@ -69,6 +69,25 @@ static inline int wl_qpack_shape(const uint8_t *p, size_t len, uint64_t ric, wl_
     out->lines++;
   }
   return 1;
+}
+
+/* 1 when the instruction on the encoder stream p[0..len) that holds byte at-1 (the last byte of a
+ * record) is not complete within len bytes (RFC 9204 4.3: Insert With Name Reference 1T+6, Insert
+ * With Literal Name 01H+5, Set Dynamic Table Capacity 001+5, Duplicate 000+5; strings H+7). A
+ * decoder fed p has then not seen that instruction whole. */
+static inline int wl_qpack_encoder_cut(const uint8_t *p, size_t len, size_t at) {
+  const uint8_t *start = p, *end = p + len;
+  uint64_t v;
+  while (p < end && (size_t)(p - start) < at) {
+    const uint8_t *ins = p;
+    uint8_t c = *p;
+    int ok;
+    if (c & 0x80) ok = wl_qint(&p, end, 6, &v) && wl_qskip_string(&p, end, 7);
+    else if (c & 0x40) ok = wl_qskip_string(&p, end, 5) && wl_qskip_string(&p, end, 7);
+    else ok = wl_qint(&p, end, 5, &v);
+    if (!ok) return (size_t)(ins - start) < at;
+  }
+  return 0;
 }
 
 #endif
