@@ -2,7 +2,7 @@
 """campaign_table.py RUN_DIR... — one Markdown row per finished campaign (its stats.json): execs,
 exec/s, coverage at 1/5/10/20 min and at the end, corpus, raw/unique crashes with their signature ids
 (each marked with the recorded finding it rediscovers, or NEW).
-`make fuzz-table RUNS="out/fuzz/<t>/<engine>/<run> ..."` prints the README's campaign table.
+`make fuzz-table RUNS="out/fuzz/<t>/<engine>/<run> ..."` prints docs/fuzzing.md's campaign table.
 libFuzzer's coverage is `cov/ft` (PCs/features); AFL++'s is `edges` of the map. Exit 2 on a run
 folder without a readable stats.json."""
 import json

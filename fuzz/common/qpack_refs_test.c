@@ -1,6 +1,6 @@
 /* qpack_refs_test.c — wl_qpack_encoder_cut on hand-encoded encoder streams (RFC 9204 4.3), so the
  * differential harness's "nghttp3 has not seen the whole instruction" tolerance applies only to cut
- * instructions. Built and run by fuzz/test.sh; exit 1 on the first wrong answer. */
+ * instructions. Built and run by fuzz/test.sh; exit 1 when any answer is wrong. */
 #include <stdio.h>
 #include "qpack_refs.h"
 
