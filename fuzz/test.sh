@@ -32,6 +32,12 @@ fuzz_docker "test-build-$(new_run_id)" -- bash -c '
 case $? in 0) ok "build: all targets x libfuzzer, afl, cmplog, coverage" ;;
   3) echo "SKIP build: targets needing a library source that the image lacks (see /src/SOURCES.txt)"; ;;
   *) bad "build: some target failed to build" ;; esac
+# ... and a harness that does not compile fails the build (planted-oob replaced by a broken copy)
+broken=$(mktemp -d) && cp -r fuzz/planted-oob/. "$broken" && echo 'int broken(void) { return missing; }' >>"$broken/harness.c"
+fuzz_docker "test-build-fail-$(new_run_id)" -v "$broken:/work/fuzz/planted-oob:ro" -- \
+  /work/fuzz/build.sh ENGINE=libfuzzer TARGET=planted-oob FUZZ_BUILD=/out/fuzz/build-failtest >/dev/null 2>&1
+r=$?; rm -rf "$broken" "$OUT_ABS/fuzz/build-failtest"
+[ $r -ne 0 ] && ok "build: a harness that does not compile exits $r" || bad "build: a harness that does not compile exited 0"
 built() { [ -x "$OUT_ABS/fuzz/build/libfuzzer/$1" ] && [ -x "$OUT_ABS/fuzz/build/afl/$1" ]; }
 stage "build (4 engines)"
 
