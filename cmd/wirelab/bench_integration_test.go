@@ -6,17 +6,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/benchsuite"
+	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/matrix"
 )
 
-// make bench QUICK=1, the short set of conformance/bench/bench.yml (nginx; lte and simple-p2p;
-// 1 KB and 1 MB; 2 repetitions): every server x protocol x profile x size has its bench.csv row
-// with both repetitions verified and positive times, every chart exists and is XML, and the
-// report shows the Bench section. Shape and completeness only: timings are the machine's.
+// make bench QUICK=1, the short set of conformance/bench/bench.yml (nginx; curl and ngtcp2's
+// client; lte and simple-p2p; 1 KB and 1 MB; 2 repetitions): every server x client x protocol it
+// speaks x profile x size has its bench.csv row with both repetitions verified and positive
+// times (ngtcp2's from its qlog), every chart exists and is XML, and the report shows the Bench
+// section. Shape and completeness only: timings are the machine's.
 func TestIntegrationBenchQuick(t *testing.T) {
 	bin := integration(t)
 	id, out := runID(t, "it-bench"), t.TempDir()
@@ -38,15 +41,30 @@ func TestIntegrationBenchQuick(t *testing.T) {
 	}
 	got := map[string]benchsuite.Row{}
 	for _, r := range rows {
-		got[r.Server+"|"+r.Protocol+"|"+r.Profile+"|"+r.Size] = r
+		got[r.Server+"|"+r.Client+"|"+r.Protocol+"|"+r.Profile+"|"+r.Size] = r
+	}
+	ms, err := manifest.LoadDir("../../images")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []string // client|protocol
+	for _, c := range benchsuite.ClientsFromManifests(ms) {
+		for _, p := range cfg.Protocols {
+			if slices.Contains(q.Clients, c.Name) && c.Speaks(p) {
+				cells = append(cells, c.Name+"|"+p.Name)
+			}
+		}
+	}
+	if !slices.Contains(cells, "ngtcp2|h3") || !slices.Contains(cells, "curl|h1") {
+		t.Fatalf("quick clients %v: want curl and ngtcp2's", cells)
 	}
 	want := 0
 	for _, s := range q.Servers {
-		for _, p := range cfg.Protocols {
+		for _, cp := range cells {
 			for _, prof := range q.Profiles {
 				for _, size := range q.Sizes {
 					want++
-					k := s + "|" + p.Name + "|" + prof + "|" + size
+					k := s + "|" + cp + "|" + prof + "|" + size
 					r, ok := got[k]
 					switch {
 					case !ok:
@@ -74,7 +92,8 @@ func TestIntegrationBenchQuick(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"results.jsonl", "junit.xml", "result.json", "nginx_curl-h3/lte/bench.json", "nginx_curl-h2/lte/2/rerun.sh",
-		"nginx_curl-h1/simple-p2p/1/client/bench.jsonl", "nginx_curl-h3/simple-p2p/2/sim/trace_node_right.pcap"} {
+		"nginx_curl-h1/simple-p2p/1/client/bench.jsonl", "nginx_curl-h3/simple-p2p/2/sim/trace_node_right.pcap",
+		"nginx_ngtcp2-h3/lte/1/client/bench.jsonl", "nginx_ngtcp2-h3/lte/2/client/qlog/bench-2"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty", f)
 		}
@@ -106,7 +125,7 @@ func wellFormed(data []byte) error {
 func TestIntegrationBenchCongestion(t *testing.T) {
 	bin := integration(t)
 	id, out := runID(t, "it-bench-cc"), t.TempDir()
-	code, log := wirelab(t, bin, "bench", "--servers", "nginx,ngtcp2", "--protocols", "h2,h3", "--profiles", "simple-p2p",
+	code, log := wirelab(t, bin, "bench", "--servers", "nginx,ngtcp2", "--clients", "curl", "--protocols", "h2,h3", "--profiles", "simple-p2p",
 		"--sizes", "100KB", "--reps", "1", "--congestion", "bbr", "--run-id", id, "--out", out, "--seed", "7")
 	t.Log(log)
 	assertNothingLeft(t, id)

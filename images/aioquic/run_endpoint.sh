@@ -29,6 +29,8 @@ case "$role" in
     case "$testcase" in
       handshake|transfer|retry|chacha20|keyupdate|http3|v2|multiconnect|resumption|zerortt|amplificationlimit)
         program_testcase=$testcase ;;
+      # make bench: each URL on its own connection over h3 (the http3 mode), timed from its qlog.
+      bench) program_testcase=bench ;;
       *) echo "aioquic client: test case '$testcase' not supported"; exit 127 ;;
     esac ;;
   server)
@@ -67,6 +69,14 @@ if [ "$role" = server ]; then
 fi
 
 # --- client ---
+if [ "$testcase" = bench ]; then
+  # shellcheck source=../endpoint/bench-client.sh
+  . /usr/local/lib/wirelab/bench-client.sh
+  # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
+  fetch() { QLOGDIR=$2 python3 -u "$adapter/aioquic_client.py" --testcase http3 ${CLIENT_PARAMS:-} "$1"; }
+  bench_downloads aioquic fetch
+  exit $?
+fi
 if [ -z "${REQUESTS:-}" ]; then
   echo "aioquic client: REQUESTS is empty" >&2
   exit 1

@@ -49,6 +49,8 @@ case "$role/$testcase" in
       off) echo "ngtcp2 server: UDP GSO cannot be turned off (gtlsserver always sends with GSO, no option)"; exit 127 ;;
       *) echo "ngtcp2 server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
     esac ;;
+  # make bench: gtlsclient (h3), each URL on its own connection, timed from its qlog.
+  client/bench) ;;
   client/*|server/*)
     case "$testcase" in
       handshake|transfer|http3|retry|chacha20|keyupdate|resumption|zerortt|multiconnect|v2|ecn|connectionmigration|versionnegotiation) ;;
@@ -104,6 +106,14 @@ case "$hostport" in
 esac
 
 /wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
+
+if [ "$testcase" = bench ]; then
+  # shellcheck source=../endpoint/bench-client.sh
+  . /usr/local/lib/wirelab/bench-client.sh
+  fetch() { gtlsclient "${quiet[@]}" --qlog-dir="$2" --download=/downloads --exit-on-all-streams-close ${CLIENT_PARAMS:-} "$host" "$port" "$1"; }
+  bench_downloads ngtcp2 fetch
+  exit $?
+fi
 
 client=h09gtlsclient
 [ "$testcase" = http3 ] && client=gtlsclient

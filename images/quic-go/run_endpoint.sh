@@ -31,6 +31,8 @@ case "$role" in
       # QUIC version found", so it always fails.
       # quic-go uses ECN (ECT(0) marks, ACK_ECN counts) by default on Linux: a plain transfer.
       ecn) program_testcase=transfer ;;
+      # make bench: each URL on its own connection over h3 (the http3 mode), timed from its qlog.
+      bench) program_testcase=bench ;;
       *) echo "quic-go client: test case '$testcase' not supported"; exit 127 ;;
     esac ;;
   server)
@@ -71,6 +73,14 @@ case "${QUIC_GSO:-}" in
   off) export QUIC_GO_DISABLE_GSO=true ;;
   *) export QUIC_GO_DISABLE_GSO=${QUIC_GO_DISABLE_GSO:-true} ;;
 esac
+
+if [ "$role" = client ] && [ "$testcase" = bench ]; then
+  # shellcheck source=../endpoint/bench-client.sh
+  . /usr/local/lib/wirelab/bench-client.sh
+  fetch() { TESTCASE=http3 QLOGDIR=$2 "$client" "$1"; }
+  bench_downloads quic-go fetch
+  exit $?
+fi
 
 if [ "$role" = client ]; then
   /wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }

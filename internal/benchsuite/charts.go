@@ -60,7 +60,7 @@ func draw(c Chart, rows []Row, losses map[string]float64) string {
 			if !keep(r) || r.Reps == 0 {
 				continue
 			}
-			name := r.Server + " " + r.Protocol
+			name := r.Server + " " + r.Series()
 			i, ok := idx[name]
 			if !ok {
 				i, idx[name] = len(out), len(out)
@@ -91,23 +91,35 @@ func draw(c Chart, rows []Row, losses map[string]float64) string {
 	return svgchart.Line(svgchart.Chart{Title: c.Caption})
 }
 
-// ratioChart: per server a bar per size, the median h3 time over the median h2 time (below 1:
-// h3 faster).
+// ratioChart: per server and h3 client a bar per size, the median h3 time over curl's median h2
+// time (below 1: h3 faster). A QUIC stack's own client is its own group ("nginx, ngtcp2 h3").
 func ratioChart(c Chart, rows []Row, profile string) string {
 	med := map[[3]string]float64{}
+	type group struct{ name, server, h3 string }
+	var groups []group
 	for _, r := range rows {
-		if r.Profile == profile && r.Reps > 0 {
-			med[[3]string{r.Server, r.Protocol, r.Size}] = r.Time.Median
+		if r.Profile != profile || r.Reps == 0 {
+			continue
+		}
+		med[[3]string{r.Server, r.Series(), r.Size}] = r.Time.Median
+		g := group{r.Server, r.Server, r.Series()}
+		if r.Series() != "h3" {
+			g.name = r.Server + ", " + r.Series()
+		}
+		if r.Protocol == "h3" && !slices.Contains(groups, g) {
+			groups = append(groups, g)
 		}
 	}
 	sizes := order(rows, func(r Row) string { return r.Size })
-	b := svgchart.Bars{Title: c.Caption + " (below 1: h3 faster)", YLabel: "h3 / h2", SeriesNames: sizes, Width: 760, Height: 340,
-		Groups: order(rows, func(r Row) string { return r.Server })}
+	b := svgchart.Bars{Title: c.Caption + " (below 1: h3 faster)", YLabel: "h3 / h2", SeriesNames: sizes, Width: 760, Height: 340}
+	for _, g := range groups {
+		b.Groups = append(b.Groups, g.name)
+	}
 	for _, size := range sizes {
 		var vs []float64
-		for _, s := range b.Groups {
-			h2, ok2 := med[[3]string{s, "h2", size}]
-			h3, ok3 := med[[3]string{s, "h3", size}]
+		for _, g := range groups {
+			h2, ok2 := med[[3]string{g.server, "h2", size}]
+			h3, ok3 := med[[3]string{g.server, g.h3, size}]
 			v := math.NaN()
 			if ok2 && ok3 && h2 > 0 {
 				v = h3 / h2

@@ -45,7 +45,8 @@ type Size struct {
 // File is the object's name under www/.
 func (s Size) File() string { return s.Name + ".bin" }
 
-// Protocol is one client-side protocol: how curl is told to use it and what it must report.
+// Protocol is one client-side protocol: how curl is told to use it and what it must report (a
+// QUIC stack's own client speaks h3 only and needs no switch).
 type Protocol struct {
 	Name        string `yaml:"name"`
 	ALPN        string `yaml:"alpn"`
@@ -53,9 +54,6 @@ type Protocol struct {
 	HTTPVersion string `yaml:"http_version"`
 	Transport   string `yaml:"transport"`
 }
-
-// Client is the cell's client name: curl-<protocol>.
-func (p Protocol) Client() string { return "curl-" + p.Name }
 
 // Profile is one sim profile of the bench.
 type Profile struct {
@@ -73,6 +71,7 @@ func (p Profile) Measures(size string) bool { return !slices.Contains(p.SkipSize
 // QuickSet is the short set (make bench QUICK=1).
 type QuickSet struct {
 	Servers     []string `yaml:"servers"`
+	Clients     []string `yaml:"clients"`
 	Profiles    []string `yaml:"profiles"`
 	Sizes       []string `yaml:"sizes"`
 	Repetitions int      `yaml:"repetitions"`
@@ -193,16 +192,17 @@ func safeName(s string) bool {
 // Selection narrows the bench file to a run: comma-separated names ("" keeps the default) and
 // repetitions (0 keeps the default). Quick starts from the file's quick set.
 type Selection struct {
-	Quick                               bool
-	Servers, Protocols, Profiles, Sizes string
-	Congestion                          string // "": each stack's default (TCP: cubic)
-	GSO                                 string // "": each QUIC stack's default
-	Reps                                int
+	Quick                                        bool
+	Servers, Clients, Protocols, Profiles, Sizes string
+	Congestion                                   string // "": each stack's default (TCP: cubic)
+	GSO                                          string // "": each QUIC stack's default
+	Reps                                         int
 }
 
-// Select makes the run's plan from the bench file, the bench servers and the selection. An
-// unknown name is an error naming the flag (or the quick set's field) and the known names.
-func (c *Config) Select(servers []Server, sel Selection) (*Plan, error) {
+// Select makes the run's plan from the bench file, the bench servers and clients and the
+// selection. An unknown name is an error naming the flag (or the quick set's field) and the
+// known names; so is a selection where no client speaks a selected protocol.
+func (c *Config) Select(servers []Server, clients []Client, sel Selection) (*Plan, error) {
 	p := &Plan{Repetitions: c.Repetitions}
 	if sel.Quick {
 		def := func(flag *string, names []string) {
@@ -211,6 +211,7 @@ func (c *Config) Select(servers []Server, sel Selection) (*Plan, error) {
 			}
 		}
 		def(&sel.Servers, c.Quick.Servers)
+		def(&sel.Clients, c.Quick.Clients)
 		def(&sel.Profiles, c.Quick.Profiles)
 		def(&sel.Sizes, c.Quick.Sizes)
 		if sel.Reps == 0 {
@@ -221,9 +222,23 @@ func (c *Config) Select(servers []Server, sel Selection) (*Plan, error) {
 	if p.Servers, err = matrix.Select(servers, sel.Servers, func(s Server) string { return s.Name }, "server"); err != nil {
 		return nil, fmt.Errorf("--servers: %v", err)
 	}
+	if p.Clients, err = matrix.Select(clients, sel.Clients, func(x Client) string { return x.Name }, "client"); err != nil {
+		return nil, fmt.Errorf("--clients: %v", err)
+	}
 	if p.Protocols, err = matrix.Select(c.Protocols, sel.Protocols, func(x Protocol) string { return x.Name }, "protocol"); err != nil {
 		return nil, fmt.Errorf("--protocols: %v", err)
 	}
+	// The default protocols are those a selected client speaks (--clients ngtcp2: h3 only); a
+	// protocol named that none of them speaks is an error.
+	spoken := func(pr Protocol) bool {
+		return slices.ContainsFunc(p.Clients, func(cl Client) bool { return cl.Speaks(pr) })
+	}
+	for _, pr := range p.Protocols {
+		if !spoken(pr) && sel.Protocols != "" {
+			return nil, fmt.Errorf("--protocols %s: none of the clients (--clients) speaks it (manifest alpn.bench)", pr.Name)
+		}
+	}
+	p.Protocols = slices.DeleteFunc(slices.Clone(p.Protocols), func(pr Protocol) bool { return !spoken(pr) })
 	if p.Profiles, err = matrix.Select(c.Profiles, sel.Profiles, func(x Profile) string { return x.Name }, "profile"); err != nil {
 		return nil, fmt.Errorf("--profiles: %v (profiles of %s)", err, c.Path)
 	}
@@ -251,6 +266,9 @@ func (c *Config) Select(servers []Server, sel Selection) (*Plan, error) {
 	}
 	if len(p.Servers) == 0 {
 		return nil, fmt.Errorf("no bench servers: no image has the bench server role (roles.bench in images/*/manifest.yml)")
+	}
+	if len(p.Clients) == 0 {
+		return nil, fmt.Errorf("no bench clients: no image has the bench client role (roles.bench in images/*/manifest.yml)")
 	}
 	// Smallest first, whatever order the flag named them in: the downloads, rows and charts go by size.
 	sort.SliceStable(p.Sizes, func(a, b int) bool { return p.Sizes[a].Bytes < p.Sizes[b].Bytes })

@@ -14,6 +14,12 @@ func loadRepo(t *testing.T) *Config {
 	return c
 }
 
+// testClients: curl speaks all three protocols, ngtcp2's client h3 only.
+var testClients = []Client{
+	{Name: "curl", Image: "wirelab/curl:latest", ALPN: []string{"http/1.1", "h2", "h3"}},
+	{Name: "ngtcp2", Image: "wirelab/ngtcp2:latest", ALPN: []string{"h3"}},
+}
+
 var testServers = []Server{
 	{Name: "caddy", Image: "wirelab/caddy:latest", ALPN: []string{"http/1.1", "h2", "h3"}},
 	{Name: "go-h2", Image: "wirelab/go-h2:latest", ALPN: []string{"http/1.1", "h2"}},
@@ -28,7 +34,7 @@ func TestRepoBenchFile(t *testing.T) {
 	for _, s := range c.Sizes {
 		sizes = append(sizes, s.Name)
 	}
-	p, err := c.Select(testServers, Selection{})
+	p, err := c.Select(testServers, testClients, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +48,7 @@ func TestRepoBenchFile(t *testing.T) {
 	if got := strings.Join(profiles, ","); got != "2g,3g,lte,wifi,satellite,simple-p2p,lossy-0,lossy-1,lossy-2,lossy-4,lossy-8" {
 		t.Errorf("profiles %s", got)
 	}
-	if p, err := c.Select(testServers, Selection{Profiles: "ideal,lte"}); err != nil || len(p.Profiles) != 2 || p.Profiles[0].Name != "ideal" {
+	if p, err := c.Select(testServers, testClients, Selection{Profiles: "ideal,lte"}); err != nil || len(p.Profiles) != 2 || p.Profiles[0].Name != "ideal" {
 		t.Errorf("--profiles ideal,lte: %v %+v", err, p)
 	}
 	if strings.Join(c.GSOModes, ",") != "on,off" {
@@ -53,21 +59,22 @@ func TestRepoBenchFile(t *testing.T) {
 // The plan comes from the data: quick is the short set, flags narrow it, sizes go smallest first.
 func TestSelectPlan(t *testing.T) {
 	c := loadRepo(t)
-	p, err := c.Select(testServers, Selection{Quick: true})
+	p, err := c.Select(testServers, testClients, Selection{Quick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Servers) != 1 || p.Servers[0].Name != "nginx" || len(p.Profiles) != 2 || len(p.Sizes) != 2 || p.Repetitions != 2 {
 		t.Fatalf("quick plan: %+v", p)
 	}
-	if cells := p.Cells(); len(cells) != 6 || cells[0].Client != "curl-h1" || cells[0].Case != "lte" {
+	// curl over h1, h2, h3 and ngtcp2's client over h3, on two profiles.
+	if cells := p.Cells(); len(cells) != 8 || cells[0].Client != "curl-h1" || cells[0].Case != "lte" || cells[6].Client != "ngtcp2-h3" {
 		t.Errorf("quick cells: %+v", cells)
 	}
-	p, err = c.Select(testServers, Selection{Sizes: "10MB,1KB", Profiles: "2g,lte", Reps: 3})
+	p, err = c.Select(testServers, testClients, Selection{Sizes: "10MB,1KB", Profiles: "2g,lte", Reps: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Sizes[0].Name != "1KB" || p.Repetitions != 3 || len(p.Cells()) != 3*3*2 {
+	if p.Sizes[0].Name != "1KB" || p.Repetitions != 3 || len(p.Cells()) != 3*4*2 {
 		t.Errorf("plan: sizes %v, reps %d, %d cells", p.Sizes, p.Repetitions, len(p.Cells()))
 	}
 	if on2g := p.SizesOn(p.Profiles[0]); len(on2g) != 1 || on2g[0].Name != "1KB" {
@@ -77,25 +84,41 @@ func TestSelectPlan(t *testing.T) {
 	for _, pc := range p.PlanCells(map[string]int64{"lte": 22e6}) {
 		if pc.Skip {
 			skipped++
-			if pc.Server != "go-h2" || pc.Client != "curl-h3" {
+			if pc.Server != "go-h2" || (pc.Client != "curl-h3" && pc.Client != "ngtcp2-h3") {
 				t.Errorf("skipped %s", pc.Label())
 			}
 		}
 	}
-	if skipped != 2 {
-		t.Errorf("%d cells skipped, want go-h2's two h3 cells", skipped)
+	if skipped != 4 {
+		t.Errorf("%d cells skipped, want go-h2's four h3 cells", skipped)
 	}
 	for sel, want := range map[Selection]string{
-		{Profiles: "lte,5g"}:  "--profiles: unknown profile \"5g\"",
-		{Sizes: "3KB"}:        "--sizes: unknown size",
-		{Servers: "apache"}:   "--servers: unknown server",
-		{Reps: -2}:            "--reps -2",
-		{GSO: "on,maybe"}:     `--gso: unknown GSO mode "maybe"`,
-		{Congestion: "vegas"}: `--congestion: unknown congestion control "vegas"`,
+		{Profiles: "lte,5g"}:                    "--profiles: unknown profile \"5g\"",
+		{Sizes: "3KB"}:                          "--sizes: unknown size",
+		{Servers: "apache"}:                     "--servers: unknown server",
+		{Reps: -2}:                              "--reps -2",
+		{GSO: "on,maybe"}:                       `--gso: unknown GSO mode "maybe"`,
+		{Congestion: "vegas"}:                   `--congestion: unknown congestion control "vegas"`,
+		{Clients: "wget"}:                       `--clients: unknown client "wget"`,
+		{Clients: "ngtcp2", Protocols: "h2,h3"}: "--protocols h2: none of the clients (--clients) speaks it",
 	} {
-		if _, err := c.Select(testServers, sel); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := c.Select(testServers, testClients, sel); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%+v: %v, want %q", sel, err, want)
 		}
+	}
+}
+
+// A QUIC stack's client alone: the default protocols shrink to the one it speaks.
+func TestSelectQUICClientOnly(t *testing.T) {
+	p, err := loadRepo(t).Select(testServers, testClients, Selection{Servers: "nginx", Clients: "ngtcp2", Profiles: "lte"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells := p.Cells(); len(p.Protocols) != 1 || len(cells) != 1 || cells[0].Client != "ngtcp2-h3" {
+		t.Errorf("protocols %v, cells %+v", p.Protocols, cells)
+	}
+	if got := strings.Join(AllClientNames(testClients, loadRepo(t).Protocols), ","); got != "curl-h1,curl-h2,curl-h3,ngtcp2-h3" {
+		t.Errorf("all client names %s", got)
 	}
 }
 

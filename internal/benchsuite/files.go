@@ -2,6 +2,9 @@ package benchsuite
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -52,4 +55,24 @@ func writeRandom(path string, size int64, rng *rand.Rand) error {
 		return err
 	}
 	return os.Rename(tmp, path) // a cut write never looks like a finished file
+}
+
+// HashFiles is the SHA-256 (hex) of each size's object in dir, by size name: what a client that
+// saves the body must have received (bench.jsonl's sha256).
+func HashFiles(dir string, sizes []Size) (map[string]string, error) {
+	out := map[string]string{}
+	for _, s := range sizes {
+		f, err := os.Open(filepath.Join(dir, s.File()))
+		if err != nil {
+			return nil, err
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		out[s.Name] = hex.EncodeToString(h.Sum(nil))
+	}
+	return out, nil
 }

@@ -17,22 +17,23 @@ import (
 // download times that grow with size and loss and sim drops that grow with the repetition, and
 // returns the plan and the results.
 func fakeRun(t *testing.T) (*Plan, []matrix.Result) {
-	return fakeSweep(t, "", "")
+	return fakeSweep(t, "", "", "curl")
 }
 
-// fakeSweep is fakeRun over the congestion controls and GSO modes named ("": the defaults).
-func fakeSweep(t *testing.T, congestion, gso string) (*Plan, []matrix.Result) {
+// fakeSweep is fakeRun over the congestion controls, GSO modes and clients named ("": the
+// defaults).
+func fakeSweep(t *testing.T, congestion, gso, clients string) (*Plan, []matrix.Result) {
 	t.Helper()
 	c := loadRepo(t)
-	p, err := c.Select(testServers, Selection{Servers: "nginx,go-h2", Profiles: "lte,lossy-0,lossy-2", Sizes: "1KB,1MB", Reps: 3,
-		Congestion: congestion, GSO: gso})
+	p, err := c.Select(testServers, testClients, Selection{Servers: "nginx,go-h2", Profiles: "lte,lossy-0,lossy-2", Sizes: "1KB,1MB", Reps: 3,
+		Congestion: congestion, GSO: gso, Clients: clients})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	var results []matrix.Result
 	for _, cell := range p.Cells() {
-		s, pr, prof, v := p.lookup(cell)
+		s, cl, pr, prof, v := p.lookup(cell)
 		res := matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Result: matrix.Succeeded,
 			Dir: filepath.Join(dir, cell.Server+"_"+cell.Client, cell.Case)}
 		ok, why := s.Serves(pr)
@@ -44,7 +45,7 @@ func fakeSweep(t *testing.T, congestion, gso string) (*Plan, []matrix.Result) {
 			results = append(results, res)
 			continue
 		}
-		rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Protocol: pr.Name, Profile: prof.Name}
+		rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name}
 		for i := 1; i <= p.Repetitions; i++ {
 			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i), SimDrops: SimDrops{Queue: uint64(10 * i), Loss: uint64(i)},
 				ServerCPUms: float64(i) * 1001}
@@ -52,6 +53,9 @@ func fakeSweep(t *testing.T, congestion, gso string) (*Plan, []matrix.Result) {
 				ms := float64(size.Bytes)/1000 + float64(i)*10 + float64(len(prof.Name))
 				if pr.Name == "h3" {
 					ms *= 0.8
+				}
+				if cl.Name != ReferenceClient {
+					ms *= 0.5
 				}
 				rep.Samples = append(rep.Samples, Sample{Size: size.Name, TTFBms: 50, TotalMs: ms})
 			}
@@ -89,7 +93,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
 	data, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(data), "server,congestion_control,gso,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
+	if !strings.HasPrefix(string(data), "server,congestion_control,gso,client,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
 		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,server_cpu_ms_per_mb,seeds,note\n") {
 		t.Errorf("header: %s", strings.SplitN(string(data), "\n", 2)[0])
 	}
@@ -102,7 +106,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 // A congestion-control sweep: every server once per algorithm, as the slot <server>@<cc>, and
 // the rows say the algorithm; an algorithm the bench file does not list is a --congestion error.
 func TestCongestionSweep(t *testing.T) {
-	p, results := fakeSweep(t, "bbr,cubic", "")
+	p, results := fakeSweep(t, "bbr,cubic", "", "curl")
 	if got := strings.Join(p.ServerNames(), " "); got != "nginx@bbr nginx@cubic go-h2@bbr go-h2@cubic" {
 		t.Errorf("slots %s", got)
 	}
@@ -113,7 +117,7 @@ func TestCongestionSweep(t *testing.T) {
 	if s, cc, gso := SplitSlot("nginx@bbr"); s != "nginx" || cc != "bbr" || gso != "" {
 		t.Errorf("split %s %s %s", s, cc, gso)
 	}
-	if _, err := loadRepo(t).Select(testServers, Selection{Congestion: "vegas"}); err == nil || !strings.Contains(err.Error(), "--congestion") {
+	if _, err := loadRepo(t).Select(testServers, testClients, Selection{Congestion: "vegas"}); err == nil || !strings.Contains(err.Error(), "--congestion") {
 		t.Errorf("unknown algorithm: %v", err)
 	}
 }
@@ -122,7 +126,7 @@ func TestCongestionSweep(t *testing.T) {
 // run (GSO is the QUIC stack's switch: the TCP cells are unsupported with the reason, and the plan
 // skips them), the rows and the records say the mode.
 func TestGSOSweep(t *testing.T) {
-	p, results := fakeSweep(t, "", "on,off")
+	p, results := fakeSweep(t, "", "on,off", "curl")
 	if got := strings.Join(p.ServerNames(), " "); got != "nginx@gso-on nginx@gso-off go-h2@gso-on go-h2@gso-off" {
 		t.Errorf("slots %s", got)
 	}
@@ -152,7 +156,7 @@ func TestGSOSweep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bench.csv")
 	must(t, WriteCSV(path, rows))
 	data, _ := os.ReadFile(path)
-	if line := strings.SplitN(string(data), "\n", 3)[1]; !strings.HasPrefix(line, "nginx@gso-on,,on,h3,lte,1KB,1000,3,") {
+	if line := strings.SplitN(string(data), "\n", 3)[1]; !strings.HasPrefix(line, "nginx@gso-on,,on,curl,h3,lte,1KB,1000,3,") {
 		t.Errorf("first row: %s", line)
 	}
 	back, err := ReadCSV(path)
@@ -172,7 +176,7 @@ func TestGSOSweep(t *testing.T) {
 
 // Both sweeps at once: <server>@<algorithm>+gso-<mode>, congestion control outer.
 func TestCongestionAndGSOSweep(t *testing.T) {
-	p, results := fakeSweep(t, "bbr,cubic", "off")
+	p, results := fakeSweep(t, "bbr,cubic", "off", "curl")
 	if got := strings.Join(p.ServerNames(), " "); got != "nginx@bbr+gso-off nginx@cubic+gso-off go-h2@bbr+gso-off go-h2@cubic+gso-off" {
 		t.Errorf("slots %s", got)
 	}
@@ -270,6 +274,40 @@ func TestSummaryTable(t *testing.T) {
 	// nginx lte 1MB: h2 1000+20+3 = 1023 median, h3 0.8x: ratio 0.80
 	if !strings.Contains(out, "lte         1MB    nginx") || !strings.Contains(out, "1023 [1018-1028] / 50.0 n=3") || !strings.Contains(out, " 0.80\n") {
 		t.Errorf("table:\n%s", out)
+	}
+}
+
+// A QUIC stack's own client is a series of its own: a csv column, a table column, a line in the
+// charts and a group of the h3/h2 ratio chart (its h3 over curl's h2).
+func TestQUICClientSeries(t *testing.T) {
+	p, results := fakeSweep(t, "", "", "")
+	rows := Rows(p, results)
+	if len(rows) != (4+2)*3*2 { // nginx: curl h1/h2/h3 + ngtcp2 h3, go-h2: 2; 3 profiles, 2 sizes
+		t.Fatalf("%d rows", len(rows))
+	}
+	var quic []Row
+	for _, r := range rows {
+		if r.Client == "ngtcp2" {
+			quic = append(quic, r)
+		}
+	}
+	if len(quic) != 3*2 || quic[0].Protocol != "h3" || quic[0].Series() != "h3 ngtcp2" || quic[0].Server != "nginx" {
+		t.Fatalf("ngtcp2 rows %+v", quic)
+	}
+	var b bytes.Buffer
+	PrintSummary(&b, rows)
+	// nginx lte 1MB: ngtcp2's client 0.8 x 0.5 of curl's h2 times: 1023 -> 409.2 median
+	if out := b.String(); !strings.Contains(out, "h3 ngtcp2") || !strings.Contains(out, "409 [407-411]") {
+		t.Errorf("table:\n%s", out)
+	}
+	dir := t.TempDir()
+	if _, err := WriteCharts(dir, rows, nil); err != nil {
+		t.Fatal(err)
+	}
+	ratio, _ := os.ReadFile(filepath.Join(dir, "h3-h2-ratio-lte.svg"))
+	size, _ := os.ReadFile(filepath.Join(dir, "time-vs-size-lte.svg"))
+	if !bytes.Contains(ratio, []byte("nginx, h3 ngtcp2")) || !bytes.Contains(size, []byte("nginx h3 ngtcp2")) {
+		t.Errorf("charts lack the ngtcp2 series:\n%s", ratio)
 	}
 }
 

@@ -37,20 +37,46 @@ func ServersFromManifests(ms []*manifest.Manifest) []Server {
 	return out
 }
 
-// ClientImage is the image of the bench client named name (role bench: client).
-func ClientImage(ms []*manifest.Manifest, name string) (string, error) {
-	for _, m := range ms {
-		if m.Name == name && m.Plays("bench", "client") {
-			return m.Ref(), nil
-		}
-	}
-	return "", fmt.Errorf("no image %q with the bench client role", name)
+// Client is an image with the bench client role: curl (ReferenceClient) or a QUIC stack's own
+// client, and the protocols it speaks (manifest alpn.bench; nil: all).
+type Client struct {
+	Name, Image string
+	ALPN        []string
 }
 
-// Plan is what a bench run measures: the selected servers, protocols, profiles and sizes, and
-// the repetitions per cell.
+// ReferenceClient is the client that speaks every protocol and takes the bench file's curl
+// switches; the others are QUIC stacks' own clients, h3 only, timed from their qlog.
+const ReferenceClient = "curl"
+
+// Speaks reports whether the client speaks the protocol.
+func (c Client) Speaks(p Protocol) bool { return c.ALPN == nil || slices.Contains(c.ALPN, p.ALPN) }
+
+// CellClient is a cell's client name: <client>-<protocol> ("curl-h2", "ngtcp2-h3").
+func CellClient(c Client, p Protocol) string { return c.Name + "-" + p.Name }
+
+// ClientsFromManifests lists the images with the bench client role, the reference client first,
+// the others by name.
+func ClientsFromManifests(ms []*manifest.Manifest) []Client {
+	var out []Client
+	for _, m := range ms {
+		if m.Plays("bench", "client") {
+			out = append(out, Client{Name: m.Name, Image: m.Ref(), ALPN: m.ALPN["bench"]})
+		}
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if ra, rb := out[a].Name == ReferenceClient, out[b].Name == ReferenceClient; ra != rb {
+			return ra
+		}
+		return out[a].Name < out[b].Name
+	})
+	return out
+}
+
+// Plan is what a bench run measures: the selected servers, clients, protocols, profiles and
+// sizes, and the repetitions per cell.
 type Plan struct {
 	Servers     []Server
+	Clients     []Client
 	Protocols   []Protocol
 	Profiles    []Profile
 	Sizes       []Size
@@ -140,15 +166,36 @@ func (v Variant) Runs(p Protocol) (bool, string) {
 }
 
 // Cells lists the matrix's cells: servers (each congestion control and GSO mode in turn) outer,
-// then protocols, then profiles. The client is curl-<protocol>, the case the profile.
+// then protocols, then the clients that speak them, then profiles. The client is
+// <client>-<protocol>, the case the profile.
 func (p *Plan) Cells() []matrix.Cell {
 	var out []matrix.Cell
 	for _, s := range p.Servers {
 		for _, v := range p.variants() {
-			for _, pr := range p.Protocols {
+			for _, cc := range p.clientCells() {
 				for _, prof := range p.Profiles {
-					out = append(out, matrix.Cell{Server: Slot(s.Name, v.CC, v.GSO), Client: pr.Client(), Case: prof.Name, Abbr: prof.Name})
+					out = append(out, matrix.Cell{Server: Slot(s.Name, v.CC, v.GSO), Client: cc.name, Case: prof.Name, Abbr: prof.Name})
 				}
+			}
+		}
+	}
+	return out
+}
+
+// clientCell is a client with one protocol it speaks: a client of the matrix.
+type clientCell struct {
+	name     string
+	client   Client
+	protocol Protocol
+}
+
+// clientCells are the plan's clients with each protocol they speak, protocols outer.
+func (p *Plan) clientCells() []clientCell {
+	var out []clientCell
+	for _, pr := range p.Protocols {
+		for _, c := range p.Clients {
+			if c.Speaks(pr) {
+				out = append(out, clientCell{CellClient(c, pr), c, pr})
 			}
 		}
 	}
@@ -172,7 +219,7 @@ func (p *Plan) SizesOn(prof Profile) []Size {
 func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 	var out []matrix.PlanCell
 	for _, c := range p.Cells() {
-		s, pr, prof, v := p.lookup(c)
+		s, _, pr, prof, v := p.lookup(c)
 		ok, _ := s.Serves(pr)
 		if runs, _ := v.Runs(pr); !runs {
 			ok = false
@@ -191,10 +238,11 @@ func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 // kind of machine, for the plan's estimate.
 const repOverheadSeconds = 12
 
-// lookup is a cell's server, protocol, profile and variant (congestion control and GSO mode, "":
-// default).
-func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile, Variant) {
+// lookup is a cell's server, client, protocol, profile and variant (congestion control and GSO
+// mode, "": default).
+func (p *Plan) lookup(c matrix.Cell) (Server, Client, Protocol, Profile, Variant) {
 	var s Server
+	var cl Client
 	var pr Protocol
 	var prof Profile
 	name, cc, gso := SplitSlot(c.Server)
@@ -203,9 +251,9 @@ func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile, Variant) {
 			s = x
 		}
 	}
-	for _, x := range p.Protocols {
-		if x.Client() == c.Client {
-			pr = x
+	for _, x := range p.clientCells() {
+		if x.name == c.Client {
+			cl, pr = x.client, x.protocol
 		}
 	}
 	for _, x := range p.Profiles {
@@ -213,7 +261,7 @@ func (p *Plan) lookup(c matrix.Cell) (Server, Protocol, Profile, Variant) {
 			prof = x
 		}
 	}
-	return s, pr, prof, Variant{CC: cc, GSO: gso}
+	return s, cl, pr, prof, Variant{CC: cc, GSO: gso}
 }
 
 // transferTime is how long size bytes take at rate bit/s (rate 0: 1 Gbit/s).
@@ -240,13 +288,19 @@ func (p *Plan) Columns() []matrix.Column {
 	return out
 }
 
-// Clients are the cells' client names, in protocol order.
-func (p *Plan) Clients() []string {
-	out := make([]string, len(p.Protocols))
-	for i, pr := range p.Protocols {
-		out[i] = pr.Client()
+// ClientNames are the cells' client names (<client>-<protocol>), in protocol order.
+func (p *Plan) ClientNames() []string {
+	var out []string
+	for _, c := range p.clientCells() {
+		out = append(out, c.name)
 	}
 	return out
+}
+
+// AllClientNames are every client name a bench cell can have: each client with each protocol it
+// speaks (the baseline's universe).
+func AllClientNames(clients []Client, protocols []Protocol) []string {
+	return (&Plan{Clients: clients, Protocols: protocols}).ClientNames()
 }
 
 // ServerNames are the matrix's server columns (a server per congestion control and GSO mode

@@ -23,13 +23,13 @@ type Link struct {
 	Loss     float64 // 0..1
 }
 
-// Runner runs the bench matrix: each server x protocol x profile cell's repetitions, each in a
-// client -- sim -- server topology of its own (compose/lab.yml), on matrix.Runner.
+// Runner runs the bench matrix: each server x client x protocol x profile cell's repetitions,
+// each in a client -- sim -- server topology of its own (compose/lab.yml), on matrix.Runner.
 type Runner struct {
-	cellenv.Env // RerunFlags: " --sizes 1KB,1MB --reps 2"
-	ClientImage string
+	cellenv.Env                 // RerunFlags: " --sizes 1KB,1MB --reps 2"
 	Links       map[string]Link // by profile
 	Plan        *Plan
+	objects     map[string]string // SHA-256 of each size's object, by size name
 }
 
 // WWW is the run's folder of objects, shared (read-only) by every cell.
@@ -41,21 +41,25 @@ func (r *Runner) RunMatrix(ctx context.Context, done []matrix.Result) ([]matrix.
 	if err := WriteFiles(r.WWW(), r.Plan.Sizes, r.Seed); err != nil {
 		return nil, err
 	}
+	var err error
+	if r.objects, err = HashFiles(r.WWW(), r.Plan.Sizes); err != nil {
+		return nil, err
+	}
 	m := r.Matrix()
 	return m.Run(ctx, r.Plan.Cells(), done, func(ctx context.Context, c matrix.Cell) matrix.Result {
-		s, p, prof, v := r.Plan.lookup(c)
-		return r.runCell(ctx, s, p, prof, v)
+		s, cl, p, prof, v := r.Plan.lookup(c)
+		return r.runCell(ctx, s, cl, p, prof, v)
 	})
 }
 
 // runCell runs a cell's repetitions one after the other, each on its own seed in <cell>/<n>/,
 // and records them all in <cell>/bench.json. A repetition that fails does not stop the others
 // (their numbers still count); the cell fails with the first failure's reason.
-func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile, v Variant) (res matrix.Result) {
+func (r *Runner) runCell(ctx context.Context, s Server, cl Client, p Protocol, prof Profile, v Variant) (res matrix.Result) {
 	start := time.Now()
 	slot := Slot(s.Name, v.CC, v.GSO)
-	dir := filepath.Join(r.Run.Dir, slot+"_"+p.Client(), prof.Name)
-	res = matrix.Result{Server: slot, Client: p.Client(), Case: prof.Name, Abbr: prof.Name, Result: matrix.Failed, Dir: dir}
+	dir := filepath.Join(r.Run.Dir, slot+"_"+CellClient(cl, p), prof.Name)
+	res = matrix.Result{Server: slot, Client: CellClient(cl, p), Case: prof.Name, Abbr: prof.Name, Result: matrix.Failed, Dir: dir}
 	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }()
 	if ok, why := s.Serves(p); !ok {
 		res.Result, res.Reason = matrix.Unsupported, why
@@ -71,8 +75,8 @@ func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch: curl appends to a repetition's bench.jsonl
-	rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Protocol: p.Name, Profile: prof.Name}
-	res.Rerun = fmt.Sprintf("wirelab bench --servers %s --protocols %s --profiles %s --seed %d%s", s.Name, p.Name, prof.Name, r.Seed, r.RerunFlags)
+	rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Client: cl.Name, Protocol: p.Name, Profile: prof.Name}
+	res.Rerun = fmt.Sprintf("wirelab bench --servers %s --clients %s --protocols %s --profiles %s --seed %d%s", s.Name, cl.Name, p.Name, prof.Name, r.Seed, r.RerunFlags)
 	if v.CC != "" {
 		res.Rerun += " --congestion " + v.CC
 	}
@@ -80,7 +84,7 @@ func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile
 		res.Rerun += " --gso " + v.GSO
 	}
 	for i := 1; i <= r.Plan.Repetitions && ctx.Err() == nil; i++ {
-		rep := r.runRep(ctx, s, p, prof, v, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
+		rep := r.runRep(ctx, s, cl, p, prof, v, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
 		if ctx.Err() != nil {
 			return res // no verdict: --resume runs the cell again
 		}
@@ -103,13 +107,14 @@ func (r *Runner) runCell(ctx context.Context, s Server, p Protocol, prof Profile
 }
 
 // runRep runs one repetition's topology: sim (the profile, this repetition's seed) and server
-// first, the client once the server listens on the protocol's transport; curl downloads every
-// size on a fresh connection; after the cell is fenced its bench.jsonl is verified and the
-// sim's drops towards the client are read. v.CC ("": default) is the server's TCP congestion
+// first, the client once the server listens on the protocol's transport; the client downloads
+// every size on a fresh connection; after the cell is fenced its bench.jsonl is verified (a QUIC
+// stack's client: its times read from each download's qlog) and the sim's drops towards the
+// client are read. v.CC ("": default) is the server's TCP congestion
 // control (a sysctl of its network namespace) and, for h3, its QUIC stack's (QUIC_CC, which an
 // image that cannot switch answers with 127: unsupported); v.GSO ("": the image's default) is,
 // for h3, its QUIC stack's UDP GSO (QUIC_GSO on / off, 127 likewise).
-func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile, v Variant, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
+func (r *Runner) runRep(ctx context.Context, s Server, cl Client, p Protocol, prof Profile, v Variant, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
 	rep = RepRecord{Rep: i, Seed: matrix.RepeatSeed(r.Seed, i), Dir: dir}
 	link := r.Links[prof.Name]
 	var urls []string
@@ -119,14 +124,14 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 		limit += DownloadLimit(size.Bytes, link.DownRate, link.RTT)
 	}
 	cell, release, err := r.Alloc.AllocateCell(ctx, r.Run, r.Compose, r.Root, dir, map[string]string{
-		"CLIENT_IMAGE": r.ClientImage, "SERVER_IMAGE": s.Image, "TESTCASE": "bench", "SERVER_TESTCASE": "bench",
-		"REQUESTS": strings.Join(urls, " "), "CLIENT_PARAMS": fmt.Sprintf("%s --max-time %.0f", p.Curl, DownloadLimit(sizes[len(sizes)-1].Bytes, link.DownRate, link.RTT).Seconds()),
+		"CLIENT_IMAGE": cl.Image, "SERVER_IMAGE": s.Image, "TESTCASE": "bench", "SERVER_TESTCASE": "bench",
+		"REQUESTS": strings.Join(urls, " "), "CLIENT_PARAMS": clientParams(cl, p, DownloadLimit(sizes[len(sizes)-1].Bytes, link.DownRate, link.RTT)),
 		"SIM_PROFILE": prof.Name, "SIM_SEED": strconv.FormatUint(rep.Seed, 10), "CERTS_DIR": r.CertsDir, "WWW_DIR": r.WWW(),
 		"SERVER_TCP_NO_METRICS_SAVE": "1",  // each download starts TCP afresh, not from the last one's ssthresh
 		"SERVER_TCP_CC":              v.CC, // empty: compose's pinned default (cubic)
 		"SERVER_QUIC_CC":             quicOnly(p, v.CC),
 		"SERVER_QUIC_GSO":            quicOnly(p, v.GSO), // empty: the image's default
-	}, Slot(s.Name, v.CC, v.GSO), p.Name, prof.Name, strconv.Itoa(i))
+	}, Slot(s.Name, v.CC, v.GSO), CellClient(cl, p), prof.Name, strconv.Itoa(i))
 	if err != nil {
 		rep.Error = err.Error()
 		return rep
@@ -189,12 +194,13 @@ func (r *Runner) runRep(ctx context.Context, s Server, p Protocol, prof Profile,
 	if err != nil {
 		return fail("%v; client exit %d: %s", err, code, cell.LastLogLine("client"))
 	}
+	TimesFromQlogs(ds, filepath.Join(dir, "client"))
 	for k, d := range ds {
-		if k < len(sizes) && Verify(d, sizes[k], p) == nil {
+		if k < len(sizes) && Verify(d, sizes[k], p, r.objects[sizes[k].Name]) == nil {
 			rep.Samples = append(rep.Samples, Sample{Size: sizes[k].Name, TTFBms: d.TimeStartTransfer * 1000, TotalMs: d.TimeTotal * 1000})
 		}
 	}
-	if err := VerifyAll(ds, sizes, p); err != nil {
+	if err := VerifyAll(ds, sizes, p, r.objects); err != nil {
 		return fail("%v", err)
 	}
 	if rep.SimDrops, err = ReadSimDrops(filepath.Join(dir, "sim", "stats.json")); err != nil {
@@ -216,6 +222,16 @@ func checkTCPCC(out []byte, err error, cc string) (string, error) {
 
 // DefaultTCPCC is the TCP congestion control compose/lab.yml pins when none is asked for.
 const DefaultTCPCC = "cubic"
+
+// clientParams are the client's CLIENT_PARAMS: curl's protocol switch and time limit; a QUIC
+// stack's own client speaks h3 without a switch (a stalled download ends at the repetition's
+// limit).
+func clientParams(cl Client, p Protocol, limit time.Duration) string {
+	if cl.Name != ReferenceClient {
+		return ""
+	}
+	return fmt.Sprintf("%s --max-time %.0f", p.Curl, limit.Seconds())
+}
 
 // quicOnly is what a QUIC stack's switch (QUIC_CC, QUIC_GSO) gets: the swept value for h3 cells,
 // else none.

@@ -9,6 +9,7 @@ type Summary struct {
 	LogDir      string    `json:"log_dir"`
 	Seed        uint64    `json:"seed"`
 	Servers     []string  `json:"servers"`
+	Clients     []string  `json:"clients"`
 	Protocols   []string  `json:"protocols"`
 	Profiles    []string  `json:"profiles"`
 	Sizes       []string  `json:"sizes"`
@@ -22,6 +23,7 @@ type JSONRow struct {
 	Server     string   `json:"server"`
 	CC         string   `json:"congestion_control,omitempty"`
 	GSO        string   `json:"gso,omitempty"`
+	Client     string   `json:"client"`
 	Protocol   string   `json:"protocol"`
 	Profile    string   `json:"profile"`
 	Size       string   `json:"size"`
@@ -51,10 +53,13 @@ func jsonNum(v float64) *float64 {
 func Summarize(p *Plan, seed uint64, rows []Row, charts []Chart) Summary {
 	s := Summary{Seed: seed, Servers: p.ServerNames(), Repetitions: p.Repetitions, Rows: []JSONRow{}}
 	for _, r := range rows {
-		s.Rows = append(s.Rows, JSONRow{Server: r.Server, CC: r.CC, GSO: r.GSO, Protocol: r.Protocol, Profile: r.Profile, Size: r.Size, Bytes: r.Bytes, Reps: r.Reps,
+		s.Rows = append(s.Rows, JSONRow{Server: r.Server, CC: r.CC, GSO: r.GSO, Client: r.Client, Protocol: r.Protocol, Profile: r.Profile, Size: r.Size, Bytes: r.Bytes, Reps: r.Reps,
 			MedianMs: jsonNum(r.Time.Median), P25Ms: jsonNum(r.Time.P25), P75Ms: jsonNum(r.Time.P75), MinMs: jsonNum(r.Time.Min),
 			MaxMs: jsonNum(r.Time.Max), TTFBMedian: jsonNum(r.TTFBMedian),
 			QueueDrops: jsonNum(r.QueueDrops), LossDrops: jsonNum(r.LossDrops), CPUmsPerMB: jsonNum(r.CPUmsPerMB), Seeds: r.Seeds, Note: r.Note})
+	}
+	for _, x := range p.Clients {
+		s.Clients = append(s.Clients, x.Name)
 	}
 	for _, x := range p.Protocols {
 		s.Protocols = append(s.Protocols, x.Name)

@@ -7,16 +7,16 @@ import (
 )
 
 // PrintSummary prints the terminal's bench table: per profile, size and server one line with
-// each protocol's median download time, its interquartile range and median time to first byte,
-// and the h3/h2 ratio of the medians.
+// each series' (protocol, and client if not curl) median download time, its interquartile range
+// and median time to first byte, and curl's h3/h2 ratio of the medians.
 func PrintSummary(w io.Writer, rows []Row) {
 	if len(rows) == 0 {
 		return
 	}
-	protos := order(rows, func(r Row) string { return r.Protocol })
+	protos := order(rows, Row.Series)
 	by := map[[4]string]Row{}
 	for _, r := range rows {
-		by[[4]string{r.Profile, r.Size, r.Server, r.Protocol}] = r
+		by[[4]string{r.Profile, r.Size, r.Server, r.Series()}] = r
 	}
 	// The server column fits the longest slot name ("quic-go@bbr+gso-off" in a sweep).
 	sw := 9

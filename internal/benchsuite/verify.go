@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
 // Download is one line of the client's bench.jsonl: the fields of curl's -w '%{json}' the
 // bench reads (times in seconds, from the start of the transfer: name lookup, connect and
-// handshake included).
+// handshake included). A QUIC stack's own client (images/endpoint/bench-client.sh) writes the
+// same names where they mean the same, no times and no status, but the SHA-256 of the body it
+// saved and the folder of the download's qlog, which the times are read from (TimesFromQlogs).
 type Download struct {
 	URL               string  `json:"url_effective"`
 	HTTPVersion       string  `json:"http_version"`
@@ -20,6 +23,25 @@ type Download struct {
 	TimeTotal         float64 `json:"time_total"`
 	ExitCode          int     `json:"exitcode"`
 	ErrorMsg          string  `json:"errormsg"`
+	SHA256            string  `json:"sha256"`
+	Qlog              string  `json:"qlog"` // relative to the client's log folder
+	// QlogError is why the times could not be read from the qlog (not in the file).
+	QlogError string `json:"-"`
+}
+
+// TimesFromQlogs fills in the times of the downloads timed by a qlog (clientDir: the client's
+// log folder); where that fails, the download keeps the reason and fails Verify.
+func TimesFromQlogs(ds []Download, clientDir string) {
+	for i := range ds {
+		if ds[i].Qlog == "" || ds[i].ExitCode != 0 {
+			continue
+		}
+		dir := filepath.Join(clientDir, filepath.Clean("/"+ds[i].Qlog)) // stays inside clientDir
+		var err error
+		if ds[i].TimeStartTransfer, ds[i].TimeTotal, err = QlogTimes(dir); err != nil {
+			ds[i].QlogError = err.Error()
+		}
+	}
 }
 
 // ReadDownloads reads bench.jsonl; a line that is not curl's JSON is an error naming the line.
@@ -45,15 +67,20 @@ func ReadDownloads(path string) ([]Download, error) {
 	return out, sc.Err()
 }
 
-// Verify checks one download of size against what the protocol promises: curl succeeded, the
-// server answered 200 over the protocol's HTTP version, and exactly size bytes arrived. The error
-// is one line saying what did not hold.
-func Verify(d Download, size Size, p Protocol) error {
+// Verify checks one download of size against what the protocol promises: the client succeeded,
+// the server answered 200 (curl) or the saved body is the object itself (object: its SHA-256;
+// a client that saves the body), over the protocol's HTTP version, and exactly size bytes
+// arrived. The error is one line saying what did not hold.
+func Verify(d Download, size Size, p Protocol, object string) error {
 	switch {
 	case d.ExitCode != 0:
-		return fmt.Errorf("%s over %s: curl exit %d: %s", size.Name, p.Name, d.ExitCode, strings.TrimSpace(d.ErrorMsg))
-	case d.ResponseCode != 200:
+		return fmt.Errorf("%s over %s: client exit %d: %s", size.Name, p.Name, d.ExitCode, strings.TrimSpace(d.ErrorMsg))
+	case d.QlogError != "":
+		return fmt.Errorf("%s over %s: no times from the qlog: %s", size.Name, p.Name, d.QlogError)
+	case d.SHA256 == "" && d.ResponseCode != 200:
 		return fmt.Errorf("%s over %s: HTTP status %d, want 200", size.Name, p.Name, d.ResponseCode)
+	case d.SHA256 != "" && d.SHA256 != object:
+		return fmt.Errorf("%s over %s: the body saved is not the object (SHA-256 %.12s, want %.12s)", size.Name, p.Name, d.SHA256, object)
 	case d.HTTPVersion != p.HTTPVersion:
 		return fmt.Errorf("%s over %s: curl spoke HTTP/%s, want HTTP/%s", size.Name, p.Name, d.HTTPVersion, p.HTTPVersion)
 	case d.SizeDownload != size.Bytes:
@@ -64,9 +91,10 @@ func Verify(d Download, size Size, p Protocol) error {
 	return nil
 }
 
-// VerifyAll pairs the downloads with the sizes requested, in order, and verifies each: a missing
-// download (curl never wrote its line) fails like a wrong one.
-func VerifyAll(ds []Download, sizes []Size, p Protocol) error {
+// VerifyAll pairs the downloads with the sizes requested, in order, and verifies each (objects:
+// SHA-256 by size name): a missing download (the client never wrote its line) fails like a
+// wrong one.
+func VerifyAll(ds []Download, sizes []Size, p Protocol, objects map[string]string) error {
 	for i, s := range sizes {
 		if i >= len(ds) {
 			return fmt.Errorf("%s over %s: no download recorded (%d of %d in bench.jsonl)", s.Name, p.Name, len(ds), len(sizes))
@@ -74,7 +102,7 @@ func VerifyAll(ds []Download, sizes []Size, p Protocol) error {
 		if !strings.HasSuffix(ds[i].URL, "/"+s.File()) {
 			return fmt.Errorf("%s over %s: download %d is %s, want .../%s", s.Name, p.Name, i+1, ds[i].URL, s.File())
 		}
-		if err := Verify(ds[i], s, p); err != nil {
+		if err := Verify(ds[i], s, p, objects[s.Name]); err != nil {
 			return err
 		}
 	}

@@ -21,19 +21,47 @@ func good(size Size) Download {
 // The verifier must fail a download that is not what was asked for: each fault is one line
 // naming the size, the protocol and what was wrong.
 func TestVerifyFailsBadDownloads(t *testing.T) {
-	if err := Verify(good(oneMB), oneMB, h2); err != nil {
+	if err := Verify(good(oneMB), oneMB, h2, ""); err != nil {
 		t.Fatalf("a good download failed: %v", err)
 	}
 	for want, d := range map[string]Download{
-		"999999 bytes arrived, want 1000000": func() Download { d := good(oneMB); d.SizeDownload--; return d }(),
-		"1000001 bytes arrived":              func() Download { d := good(oneMB); d.SizeDownload++; return d }(),
-		"curl spoke HTTP/1.1, want HTTP/2":   func() Download { d := good(oneMB); d.HTTPVersion = "1.1"; return d }(),
-		"HTTP status 404":                    func() Download { d := good(oneMB); d.ResponseCode = 404; return d }(),
-		"curl exit 28: Operation timed out":  func() Download { d := good(oneMB); d.ExitCode, d.ErrorMsg = 28, "Operation timed out"; return d }(),
-		"want 0 < ttfb <= total":             func() Download { d := good(oneMB); d.TimeStartTransfer = 0.9; return d }(),
+		"999999 bytes arrived, want 1000000":  func() Download { d := good(oneMB); d.SizeDownload--; return d }(),
+		"1000001 bytes arrived":               func() Download { d := good(oneMB); d.SizeDownload++; return d }(),
+		"curl spoke HTTP/1.1, want HTTP/2":    func() Download { d := good(oneMB); d.HTTPVersion = "1.1"; return d }(),
+		"HTTP status 404":                     func() Download { d := good(oneMB); d.ResponseCode = 404; return d }(),
+		"client exit 28: Operation timed out": func() Download { d := good(oneMB); d.ExitCode, d.ErrorMsg = 28, "Operation timed out"; return d }(),
+		"want 0 < ttfb <= total":              func() Download { d := good(oneMB); d.TimeStartTransfer = 0.9; return d }(),
 	} {
-		err := Verify(d, oneMB, h2)
+		err := Verify(d, oneMB, h2, "")
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "1MB over h2: ") {
+			t.Errorf("want %q, got %v", want, err)
+		}
+	}
+}
+
+// A QUIC stack's client reports no status: the body it saved must be the object (its SHA-256),
+// and its times must have come from its qlog.
+func TestVerifyQUICClientDownloads(t *testing.T) {
+	h3 := Protocol{Name: "h3", ALPN: "h3", HTTPVersion: "3", Transport: "udp"}
+	const object = "6a1f0c"
+	quic := func() Download {
+		return Download{URL: "https://server4:443/1MB.bin", HTTPVersion: "3", SizeDownload: oneMB.Bytes, SHA256: object,
+			Qlog: "qlog/bench-1", TimeStartTransfer: 0.1, TimeTotal: 0.5}
+	}
+	if err := Verify(quic(), oneMB, h3, object); err != nil {
+		t.Fatalf("a good download failed: %v", err)
+	}
+	for want, d := range map[string]Download{
+		"the body saved is not the object (SHA-256 0000": func() Download { d := quic(); d.SHA256 = "0000"; return d }(),
+		"no times from the qlog: stream 0 never ended":   func() Download { d := quic(); d.QlogError = "stream 0 never ended"; return d }(),
+		"HTTP status 0, want 200":                        func() Download { d := quic(); d.SHA256 = ""; return d }(),
+		"client exit 1: ngtcp2 client exit 0 but saved no": func() Download {
+			d := quic()
+			d.ExitCode, d.ErrorMsg = 1, "ngtcp2 client exit 0 but saved no /downloads/1MB.bin"
+			return d
+		}(),
+	} {
+		if err := Verify(d, oneMB, h3, object); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want %q, got %v", want, err)
 		}
 	}
@@ -41,13 +69,13 @@ func TestVerifyFailsBadDownloads(t *testing.T) {
 
 func TestVerifyAllPairsInOrder(t *testing.T) {
 	sizes := []Size{oneKB, oneMB}
-	if err := VerifyAll([]Download{good(oneKB), good(oneMB)}, sizes, h2); err != nil {
+	if err := VerifyAll([]Download{good(oneKB), good(oneMB)}, sizes, h2, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := VerifyAll([]Download{good(oneKB)}, sizes, h2); err == nil || !strings.Contains(err.Error(), "no download recorded") {
+	if err := VerifyAll([]Download{good(oneKB)}, sizes, h2, nil); err == nil || !strings.Contains(err.Error(), "no download recorded") {
 		t.Errorf("missing download: %v", err)
 	}
-	if err := VerifyAll([]Download{good(oneMB), good(oneKB)}, sizes, h2); err == nil || !strings.Contains(err.Error(), "want .../1KB.bin") {
+	if err := VerifyAll([]Download{good(oneMB), good(oneKB)}, sizes, h2, nil); err == nil || !strings.Contains(err.Error(), "want .../1KB.bin") {
 		t.Errorf("swapped downloads: %v", err)
 	}
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // runBench runs the protocol performance testbed: every bench server x protocol (HTTP/1.1, h2,
-// h3) x profile, each cell's repetitions in topologies of their own, curl downloading every size.
+// h3) x client that speaks it (curl; the QUIC stacks' own clients for h3) x profile, each cell's
+// repetitions in topologies of their own, the client downloading every size.
 func runBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench", "")
 	mf := fs.matrixFlags("bench", "must be 1: the bench repeats with --reps (each repetition on its own seed)")
@@ -22,6 +23,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	benchFile := fs.String("bench", filepath.Join(e.root, "conformance", "bench", "bench.yml"), "the bench `file`: sizes, protocols, profiles, quick set")
 	quick := fs.Bool("quick", false, "the short set of the bench file's quick: entry (servers, profiles, sizes, repetitions); the flags below override it")
 	serversFlag := fs.String("servers", "", "comma-separated servers (default: every image with the bench server role)")
+	clientsFlag := fs.String("clients", "", "comma-separated clients: curl (h1, h2, h3) and the QUIC stacks' own h3 clients, timed from "+
+		"their qlog (default: every image with the bench client role)")
 	protosFlag := fs.String("protocols", "", "comma-separated protocols: h1, h2, h3 (default: all in the bench file)")
 	profilesFlag := fs.String("profiles", "", "comma-separated sim profiles (default: the bench file's, but those marked optional, e.g. ideal)")
 	sizesFlag := fs.String("sizes", "", "comma-separated object sizes, e.g. 1KB,1MB (default: all in the bench file)")
@@ -53,18 +56,14 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	allServers := benchsuite.ServersFromManifests(ms)
-	clientImage, err := benchsuite.ClientImage(ms, "curl")
-	if err != nil {
-		return badInputf("images/curl/manifest.yml: roles.bench: %v", err)
-	}
-	plan, err := cfg.Select(allServers, benchsuite.Selection{Quick: *quick, Servers: *serversFlag, Protocols: *protosFlag,
+	allServers, allClients := benchsuite.ServersFromManifests(ms), benchsuite.ClientsFromManifests(ms)
+	plan, err := cfg.Select(allServers, allClients, benchsuite.Selection{Quick: *quick, Servers: *serversFlag, Clients: *clientsFlag, Protocols: *protosFlag,
 		Profiles: *profilesFlag, Sizes: *sizesFlag, Congestion: *ccFlag, GSO: *gsoFlag, Reps: *reps})
 	if err != nil {
 		return badInputf("%v", err)
 	}
 	baseline, err := mf.loadBaseline(e.root, "bench", matrix.Universe{Servers: benchsuite.AllSlots(allServers, cfg.CongestionControls, cfg.GSOModes),
-		Clients: names(cfg.Protocols, func(p benchsuite.Protocol) string { return p.Client() }),
+		Clients: benchsuite.AllClientNames(allClients, cfg.Protocols),
 		Cases:   names(cfg.Profiles, func(p benchsuite.Profile) string { return p.Name })},
 		*benchFile == filepath.Join(e.root, "conformance", "bench", "bench.yml"))
 	if err != nil {
@@ -81,8 +80,8 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	}
 	defer m.close()
 	r, ctx, done := m.Run, m.ctx, m.done
-	fmt.Fprintf(e.stdout, "bench: run %s, seed %d: %d servers x %d protocols x %d profiles, sizes %s, %d repetitions, -j %d -> %s\n",
-		r.ID, seed, len(plan.Servers), len(plan.Protocols), len(plan.Profiles),
+	fmt.Fprintf(e.stdout, "bench: run %s, seed %d: %d servers x %d clients (%s) x %d profiles, sizes %s, %d repetitions, -j %d -> %s\n",
+		r.ID, seed, len(plan.Servers), len(plan.ClientNames()), strings.Join(plan.ClientNames(), ","), len(plan.Profiles),
 		strings.Join(names(plan.Sizes, func(s benchsuite.Size) string { return s.Name }), ","), plan.Repetitions, r.Jobs, r.Dir)
 	rates := map[string]int64{}
 	for name, l := range links {
@@ -93,7 +92,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	start := time.Now()
-	runner := &benchsuite.Runner{Env: m.cellEnv(e, seed, only), ClientImage: clientImage, Links: links, Plan: plan}
+	runner := &benchsuite.Runner{Env: m.cellEnv(e, seed, only), Links: links, Plan: plan}
 	runner.RerunFlags = fmt.Sprintf(" --sizes %s --reps %d", strings.Join(names(plan.Sizes, func(s benchsuite.Size) string { return s.Name }), ","), plan.Repetitions)
 	results, err := runner.RunMatrix(ctx, done)
 	if err != nil {
@@ -121,7 +120,7 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	table := func() {
-		matrix.PrintTable(e.stdout, plan.Columns(), plan.Clients(), plan.ServerNames(), results)
+		matrix.PrintTable(e.stdout, plan.Columns(), plan.ClientNames(), plan.ServerNames(), results)
 		benchsuite.PrintSummary(e.stdout, rows)
 		fmt.Fprintf(e.stdout, "\n%d charts in %s (%s, ...)\n", len(charts), r.Dir, firstChart(charts))
 	}

@@ -34,7 +34,7 @@ func benchSection(o Options) (extraSection, bool) {
 	} else if err := json.Unmarshal(data, &sum); err != nil {
 		x.Warnings = append(x.Warnings, fmt.Sprintf("%s: %v", filepath.Join(dir, "result.json"), err))
 	}
-	t := &dataTable{Head: []string{"server", "congestion control", "GSO", "protocol", "profile", "size", "reps", "median ms", "p25 ms", "p75 ms", "min ms",
+	t := &dataTable{Head: []string{"server", "congestion control", "GSO", "client", "protocol", "profile", "size", "reps", "median ms", "p25 ms", "p75 ms", "min ms",
 		"max ms", "TTFB median ms", "sim queue drops", "sim loss drops", "server CPU ms/MB", "seeds", "note"}}
 	for _, r := range rows {
 		seeds := make([]string, len(r.Seeds))
@@ -49,7 +49,7 @@ func benchSection(o Options) (extraSection, bool) {
 		if gso == "" {
 			gso = "default"
 		}
-		row := []tableCell{{Text: r.Server}, {Text: cc}, {Text: gso}, {Text: r.Protocol}, {Text: r.Profile}, {Text: r.Size}, {Text: fmt.Sprint(r.Reps), Class: "num"}}
+		row := []tableCell{{Text: r.Server}, {Text: cc}, {Text: gso}, {Text: r.Client}, {Text: r.Protocol}, {Text: r.Profile}, {Text: r.Size}, {Text: fmt.Sprint(r.Reps), Class: "num"}}
 		for _, v := range []float64{r.Time.Median, r.Time.P25, r.Time.P75, r.Time.Min, r.Time.Max, r.TTFBMedian, r.QueueDrops, r.LossDrops, r.CPUmsPerMB} {
 			row = append(row, tableCell{Text: msText(v), Class: "num"})
 		}
@@ -57,9 +57,10 @@ func benchSection(o Options) (extraSection, bool) {
 		t.Rows = append(t.Rows, row)
 	}
 	b := block{Heading: "Run " + id, Table: t, Notes: []string{fmt.Sprintf(
-		"From out/bench/%s/bench.csv: per server, protocol, profile and object size the median download time (curl's time_total: "+
+		"From out/bench/%s/bench.csv: per server, client, protocol, profile and object size the median download time (curl's time_total: "+
 			"connection, handshake and transfer) over the repetitions, each a topology of its own on its own seed; TTFB is curl's "+
-			"time_starttransfer. Congestion control: the server's (default: TCP cubic, each QUIC stack its own); GSO: its QUIC "+
+			"time_starttransfer. A QUIC stack's own client (quic-go, ngtcp2, aioquic) is timed from its qlog: first and last response byte of "+
+			"stream 0 from the connection's first event. Congestion control: the server's (default: TCP cubic, each QUIC stack its own); GSO: its QUIC "+
 			"stack's UDP GSO (on / off; default: the image's). Sim drops: packets "+
 			"the sim dropped towards the client per repetition (queue overflow; random loss), medians. The charts are the run's SVG files.", id)}}
 	for _, c := range sum.Charts {

@@ -21,7 +21,7 @@ func writeBenchRun(t *testing.T, out, id string) {
 	for _, proto := range []string{"h1", "h2", "h3"} {
 		for _, size := range []benchsuite.Size{{Name: "1KB", Bytes: 1000}, {Name: "1MB", Bytes: 1_000_000}} {
 			ms := float64(size.Bytes)/1000 + 100
-			rows = append(rows, benchsuite.Row{Server: "nginx", Protocol: proto, Profile: "lte", Size: size.Name, Bytes: size.Bytes, Reps: 2,
+			rows = append(rows, benchsuite.Row{Server: "nginx", Client: "curl", Protocol: proto, Profile: "lte", Size: size.Name, Bytes: size.Bytes, Reps: 2,
 				Time: benchsuite.SpreadOf([]float64{ms, ms + 10}), TTFBMedian: 60, Seeds: []uint64{7, 8}})
 		}
 	}
@@ -51,7 +51,7 @@ func TestBenchSection(t *testing.T) {
 	writeBenchRun(t, out, "b1")
 	page := read(t, generate(t, out, tshark, TracesNone))
 	for _, want := range []string{`<a href="#bench">`, `<section id="bench">`, `Run <a href="../bench/b1/"><code>b1</code></a>: 6 rows, 2 charts`,
-		`<td>nginx</td><td>default</td><td>default</td><td>h3</td><td>lte</td><td>1MB</td><td class="num">2</td><td class="num">1105</td>`,
+		`<td>nginx</td><td>default</td><td>default</td><td>curl</td><td>h3</td><td>lte</td><td>1MB</td><td class="num">2</td><td class="num">1105</td>`,
 		`<title>median download time vs object size on lte</title>`, `<title>h3 / h2 median download time on lte (below 1: h3 faster)</title>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index lacks %q", want)
