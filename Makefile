@@ -84,10 +84,10 @@ h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control 
 	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 # Timings want the CPU: one cell at a time unless J= says otherwise.
-bench: setup $(WIRELAB) ## protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2, h3 per server, client and profile (bench.csv, SVG charts): SERVERS= CLIENTS=curl,ngtcp2,quic-go,aioquic PROTOCOLS= PROFILES= SIZES= CONGESTION=cubic,reno,bbr GSO=on,off REPS= SEED= J=1 RUN_ID= RESUME=1 QUICK=1 SHARD=i/N
+bench: setup $(WIRELAB) ## protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2, h3 per server, client and profile (bench.csv, SVG charts): SERVERS= CLIENTS=curl,ngtcp2,quic-go,aioquic PROTOCOLS= PROFILES= SIZES= CONGESTION=cubic,reno,bbr GSO=on,off HYSTART=on,off REPS= SEED= J=1 RUN_ID= RESUME=1 QUICK=1 SHARD=i/N
 	@$(WIRELAB) images --out $(OUT)
 	@$(WIRELAB) bench --out $(OUT) $(if $(QUICK),--quick=$(QUICK)) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROTOCOLS),--protocols $(PROTOCOLS)) \
-	  $(if $(PROFILES),--profiles $(PROFILES)) $(if $(SIZES),--sizes $(SIZES)) $(if $(CONGESTION),--congestion $(CONGESTION)) $(if $(GSO),--gso $(GSO)) $(if $(REPS),--reps $(REPS)) $(if $(SEED),--seed $(SEED)) \
+	  $(if $(PROFILES),--profiles $(PROFILES)) $(if $(SIZES),--sizes $(SIZES)) $(if $(CONGESTION),--congestion $(CONGESTION)) $(if $(GSO),--gso $(GSO)) $(if $(HYSTART),--hystart $(HYSTART)) $(if $(REPS),--reps $(REPS)) $(if $(SEED),--seed $(SEED)) \
 	  -j $(or $(J),1) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 include fuzz/fuzz.mk coverage/coverage.mk

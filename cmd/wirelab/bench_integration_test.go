@@ -160,3 +160,38 @@ func TestIntegrationBenchCongestion(t *testing.T) {
 		t.Errorf("bench.csv: %v %+v", err, rows)
 	}
 }
+
+// make bench HYSTART=off: the switch reaches the stacks that have one and no other. ngtcp2 runs
+// gtlsserver on the libngtcp2 built without HyStart++ (its log names the library it loaded),
+// haproxy sets tune.quic.cc-hystart off, nginx has no switch: unsupported, with its reason.
+func TestIntegrationBenchHyStart(t *testing.T) {
+	bin := integration(t)
+	id, out := runID(t, "it-bench-hystart"), t.TempDir()
+	code, log := wirelab(t, bin, "bench", "--servers", "ngtcp2,haproxy,nginx", "--clients", "curl", "--protocols", "h3", "--profiles", "simple-p2p",
+		"--sizes", "100KB", "--reps", "1", "--hystart", "off", "--run-id", id, "--out", out, "--seed", "7")
+	t.Log(log)
+	assertNothingLeft(t, id)
+	if code != 0 {
+		t.Fatalf("bench --hystart off exit %d", code)
+	}
+	dir := filepath.Join(out, "bench", id)
+	for _, cell := range []string{"ngtcp2@hystart-off_curl-h3", "haproxy@hystart-off_curl-h3"} {
+		rec, err := benchsuite.ReadRecord(filepath.Join(dir, cell, "simple-p2p", benchsuite.RecordFile))
+		if err != nil || rec.HyStart != "off" || len(rec.Reps) != 1 || len(rec.Reps[0].Samples) != 1 {
+			t.Errorf("%s: %v %+v", cell, err, rec)
+		}
+	}
+	lib, _ := os.ReadFile(filepath.Join(dir, "ngtcp2@hystart-off_curl-h3", "simple-p2p", "1", "server", "ngtcp2.log"))
+	if !strings.Contains(string(lib), "libngtcp2.so.16 => /usr/local/lib/ngtcp2-no-hystart/libngtcp2.so.16") {
+		t.Errorf("ngtcp2 did not load the library without HyStart++: %s", lib)
+	}
+	results, err := matrix.ReadResults(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if r.Server == "nginx@hystart-off" && (r.Result != matrix.Unsupported || !strings.Contains(r.Reason, "nginx has no switch")) {
+			t.Errorf("nginx@hystart-off: %s %q", r.Result, r.Reason)
+		}
+	}
+}

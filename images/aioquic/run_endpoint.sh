@@ -45,6 +45,7 @@ case "$role" in
       # what it does, on is not supported (127).
       bench)
         if [ -n "${QUIC_CC:-}" ]; then echo "aioquic server: QUIC congestion control '$QUIC_CC' cannot be chosen here"; exit 127; fi
+        if [ -n "${QUIC_HYSTART:-}" ]; then echo "aioquic server: HyStart++ cannot be switched (aioquic has none; QUIC_HYSTART=$QUIC_HYSTART)"; exit 127; fi
         case "${QUIC_GSO:-}" in
           ""|off) ;;
           on) echo "aioquic server: UDP GSO cannot be turned on (aioquic sends each datagram on its own)"; exit 127 ;;

@@ -41,6 +41,9 @@ case "${QUIC_GSO:-}" in
   *) echo "caddy server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
 esac
 
+# make bench --hystart: quic-go's slow start has no HyStart++ switch.
+if [ -n "${QUIC_HYSTART:-}" ]; then echo "caddy server: HyStart++ cannot be switched (quic-go has no switch; QUIC_HYSTART=$QUIC_HYSTART)"; exit 127; fi
+
 /setup.sh || exit 1
 
 # The keylog path goes into the config (caddy reads no environment variable for it); without

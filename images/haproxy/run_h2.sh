@@ -17,6 +17,14 @@ case "${QUIC_GSO:-}" in
   on) echo "haproxy server: UDP GSO cannot be turned on (haproxy 3.0 has no GSO; it came with 3.1)"; exit 127 ;;
   *) echo "haproxy server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
 esac
+# make bench --hystart: QUIC_HYSTART on / off is tune.quic.cc-hystart (haproxy's default: off),
+# measured with its cubic only (the sweep's subject); empty keeps the default.
+case "${QUIC_HYSTART:-}/${QUIC_CC:-cubic}" in
+  /*) ;;
+  on/cubic|off/cubic) export WIRELAB_QUIC_HYSTART=$QUIC_HYSTART ;;
+  on/*|off/*) echo "haproxy server: HyStart++ is switched here with cubic only, not $QUIC_CC (QUIC_HYSTART=$QUIC_HYSTART)"; exit 127 ;;
+  *) echo "haproxy server: QUIC_HYSTART '$QUIC_HYSTART' not understood (on, off)"; exit 127 ;;
+esac
 
 /setup.sh || exit 1
 

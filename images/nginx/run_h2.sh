@@ -19,6 +19,9 @@ case "${QUIC_GSO:-}" in
   *) echo "nginx server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
 esac
 
+# make bench --hystart: nginx's QUIC congestion control has no HyStart++ switch.
+if [ -n "${QUIC_HYSTART:-}" ]; then echo "nginx server: HyStart++ cannot be switched (nginx has no switch; QUIC_HYSTART=$QUIC_HYSTART)"; exit 127; fi
+
 /setup.sh || exit 1
 
 {

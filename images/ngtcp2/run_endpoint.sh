@@ -48,6 +48,14 @@ case "$role/$testcase" in
       ""|on) ;;
       off) echo "ngtcp2 server: UDP GSO cannot be turned off (gtlsserver always sends with GSO, no option)"; exit 127 ;;
       *) echo "ngtcp2 server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
+    esac
+    # QUIC_HYSTART (make bench --hystart): HyStart++ is part of ngtcp2's CUBIC and always on in
+    # Debian's libngtcp2; off loads the same library version built without it (see Dockerfile).
+    case "${QUIC_HYSTART:-}/${QUIC_CC:-cubic}" in
+      /*|on/cubic) ;;
+      off/cubic) export LD_LIBRARY_PATH=/usr/local/lib/ngtcp2-no-hystart ;;
+      on/*|off/*) echo "ngtcp2 server: HyStart++ is part of ngtcp2's CUBIC, not of $QUIC_CC (QUIC_HYSTART=$QUIC_HYSTART)"; exit 127 ;;
+      *) echo "ngtcp2 server: QUIC_HYSTART '$QUIC_HYSTART' not understood (on, off)"; exit 127 ;;
     esac ;;
   # make bench: gtlsclient (h3), each URL on its own connection, timed from its qlog.
   client/bench) ;;
@@ -84,6 +92,8 @@ if [ "$role" = server ]; then
       [ -n "$ip6" ] && args+=(--preferred-ipv6-addr="[$ip6]:4443") ;;
   esac
   echo "ngtcp2 server: TESTCASE=$testcase, $server serving /www on UDP 443"
+  # The library gtlsserver loads, as proof of the HyStart++ switch (make bench --hystart).
+  [ "$testcase" = bench ] && echo "ngtcp2 server: $(ldd "$(command -v "$server")" | grep -o 'libngtcp2.so[^ ]* => [^ ]*')" >>"$log"
   # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
   exec wirelab-serve "$server" "${args[@]}" ${SERVER_PARAMS:-} '*' 443 /certs/priv.key /certs/cert.pem >>"$log" 2>&1
 fi

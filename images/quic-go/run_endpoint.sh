@@ -46,6 +46,7 @@ case "$role" in
       # make bench: the http3 server (h3 only, no qlog); quic-go has no congestion-control switch.
       bench)
         if [ -n "${QUIC_CC:-}" ]; then echo "quic-go server: QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; exit 127; fi
+        if [ -n "${QUIC_HYSTART:-}" ]; then echo "quic-go server: HyStart++ cannot be switched (quic-go has no switch; QUIC_HYSTART=$QUIC_HYSTART)"; exit 127; fi
         program_testcase=http3; unset QLOGDIR ;;
       *) echo "quic-go server: test case '$testcase' not supported"; exit 127 ;;
     esac ;;

@@ -32,8 +32,11 @@ type Config struct {
 	// GSOModes are the UDP GSO modes --gso may name (on, off): the server's QUIC stack's switch,
 	// where the image has one (QUIC_GSO).
 	GSOModes []string `yaml:"gso_modes"`
-	Quick    QuickSet `yaml:"quick"`
-	Path     string   `yaml:"-"`
+	// HyStartModes are the HyStart++ modes --hystart may name (on, off): the server's QUIC
+	// CUBIC's slow-start exit (RFC 9406), where the image can switch it (QUIC_HYSTART).
+	HyStartModes []string `yaml:"hystart_modes"`
+	Quick        QuickSet `yaml:"quick"`
+	Path         string   `yaml:"-"`
 }
 
 // Size is one object size.
@@ -150,13 +153,16 @@ func (c *Config) check() error {
 		if !safeName(cc) || slices.Index(c.CongestionControls, cc) != i {
 			return bad(fmt.Sprintf("congestion_controls[%d]", i), "%q: want a unique name of letters and digits", cc)
 		}
-		if strings.HasPrefix(cc, gsoPrefix) {
-			return bad(fmt.Sprintf("congestion_controls[%d]", i), "%q: a name starting %q would read as a GSO mode in <server>@<cc>+gso-<mode>", cc, gsoPrefix)
+		if strings.HasPrefix(cc, gsoPrefix) || strings.HasPrefix(cc, hystartPrefix) {
+			return bad(fmt.Sprintf("congestion_controls[%d]", i), "%q: a name starting %q or %q would read as a GSO or HyStart++ mode in <server>@<cc>+gso-<mode>",
+				cc, gsoPrefix, hystartPrefix)
 		}
 	}
-	for i, g := range c.GSOModes {
-		if g != "on" && g != "off" || slices.Index(c.GSOModes, g) != i {
-			return bad(fmt.Sprintf("gso_modes[%d]", i), "%q: want on or off, each once", g)
+	for field, modes := range map[string][]string{"gso_modes": c.GSOModes, "hystart_modes": c.HyStartModes} {
+		for i, g := range modes {
+			if g != "on" && g != "off" || slices.Index(modes, g) != i {
+				return bad(fmt.Sprintf("%s[%d]", field, i), "%q: want on or off, each once", g)
+			}
 		}
 	}
 	q := c.Quick
@@ -196,6 +202,7 @@ type Selection struct {
 	Servers, Clients, Protocols, Profiles, Sizes string
 	Congestion                                   string // "": each stack's default (TCP: cubic)
 	GSO                                          string // "": each QUIC stack's default
+	HyStart                                      string // "": each QUIC stack's default
 	Reps                                         int
 }
 
@@ -256,6 +263,11 @@ func (c *Config) Select(servers []Server, clients []Client, sel Selection) (*Pla
 	if sel.GSO != "" {
 		if p.GSO, err = matrix.Select(c.GSOModes, sel.GSO, func(x string) string { return x }, "GSO mode"); err != nil {
 			return nil, fmt.Errorf("--gso: %v (gso_modes of %s)", err, c.Path)
+		}
+	}
+	if sel.HyStart != "" {
+		if p.HyStart, err = matrix.Select(c.HyStartModes, sel.HyStart, func(x string) string { return x }, "HyStart++ mode"); err != nil {
+			return nil, fmt.Errorf("--hystart: %v (hystart_modes of %s)", err, c.Path)
 		}
 	}
 	if sel.Reps < 0 || sel.Reps > MaxRepetitions {

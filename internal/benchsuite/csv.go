@@ -15,11 +15,11 @@ import (
 // repetitions.
 type Row struct {
 	// Server: the matrix's slot ("nginx@bbr", "quic-go@gso-off" in a sweep); CC, GSO "": default.
-	Server, CC, GSO, Client, Protocol, Profile, Size string
-	Bytes                                            int64
-	Reps                                             int // verified downloads
-	Time                                             Spread
-	TTFBMedian                                       float64
+	Server, CC, GSO, HyStart, Client, Protocol, Profile, Size string
+	Bytes                                                     int64
+	Reps                                                      int // verified downloads
+	Time                                                      Spread
+	TTFBMedian                                                float64
 	// QueueDrops and LossDrops are the medians over the cell's repetitions of the packets the sim
 	// dropped towards the client (every size of a repetition shares one topology).
 	QueueDrops, LossDrops float64
@@ -69,7 +69,7 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 			for _, s := range ss {
 				total, ttfb = append(total, s.TotalMs), append(ttfb, s.TTFBms)
 			}
-			out = append(out, Row{Server: c.Server, CC: v.CC, GSO: v.GSO, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
+			out = append(out, Row{Server: c.Server, CC: v.CC, GSO: v.GSO, HyStart: v.HyStart, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
 				Reps: len(ss), Time: SpreadOf(total), TTFBMedian: Median(ttfb), QueueDrops: Median(queue), LossDrops: Median(loss),
 				CPUmsPerMB: Median(cpu), Seeds: seeds, Note: note})
 		}
@@ -78,7 +78,7 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 }
 
 // CSVHeader is bench.csv's header.
-var CSVHeader = []string{"server", "congestion_control", "gso", "client", "protocol", "profile", "size", "bytes", "reps", "median_ms", "p25_ms", "p75_ms",
+var CSVHeader = []string{"server", "congestion_control", "gso", "hystart", "client", "protocol", "profile", "size", "bytes", "reps", "median_ms", "p25_ms", "p75_ms",
 	"min_ms", "max_ms", "ttfb_median_ms", "sim_queue_drops_median", "sim_loss_drops_median", "server_cpu_ms_per_mb", "seeds", "note"}
 
 // WriteCSV writes bench.csv (times in ms; empty where no download passed; seeds space-separated).
@@ -95,7 +95,7 @@ func WriteCSV(path string, rows []Row) error {
 		for i, s := range r.Seeds {
 			seeds[i] = strconv.FormatUint(s, 10)
 		}
-		recs = append(recs, []string{r.Server, r.CC, r.GSO, r.Client, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
+		recs = append(recs, []string{r.Server, r.CC, r.GSO, r.HyStart, r.Client, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
 			num(r.Time.Median), num(r.Time.P25), num(r.Time.P75), num(r.Time.Min), num(r.Time.Max), num(r.TTFBMedian),
 			num(r.QueueDrops), num(r.LossDrops), num(r.CPUmsPerMB), strings.Join(seeds, " "), r.Note})
 	}
@@ -114,29 +114,29 @@ func ReadCSV(path string) ([]Row, error) {
 		bad := func(col int) error {
 			return fmt.Errorf("%s:%d: %s %q: not a number", path, i+2, CSVHeader[col], rec[col])
 		}
-		row := Row{Server: rec[0], CC: rec[1], GSO: rec[2], Client: rec[3], Protocol: rec[4], Profile: rec[5], Size: rec[6], Note: rec[19]}
-		if row.Bytes, err = strconv.ParseInt(rec[7], 10, 64); err != nil {
-			return nil, bad(7)
-		}
-		if row.Reps, err = strconv.Atoi(rec[8]); err != nil {
+		row := Row{Server: rec[0], CC: rec[1], GSO: rec[2], HyStart: rec[3], Client: rec[4], Protocol: rec[5], Profile: rec[6], Size: rec[7], Note: rec[20]}
+		if row.Bytes, err = strconv.ParseInt(rec[8], 10, 64); err != nil {
 			return nil, bad(8)
+		}
+		if row.Reps, err = strconv.Atoi(rec[9]); err != nil {
+			return nil, bad(9)
 		}
 		var nums [9]float64
 		for k := range nums {
 			nums[k] = math.NaN()
-			if rec[9+k] == "" {
+			if rec[10+k] == "" {
 				continue
 			}
-			if nums[k], err = strconv.ParseFloat(rec[9+k], 64); err != nil {
-				return nil, bad(9 + k)
+			if nums[k], err = strconv.ParseFloat(rec[10+k], 64); err != nil {
+				return nil, bad(10 + k)
 			}
 		}
 		row.Time = Spread{Median: nums[0], P25: nums[1], P75: nums[2], Min: nums[3], Max: nums[4]}
 		row.TTFBMedian, row.QueueDrops, row.LossDrops, row.CPUmsPerMB = nums[5], nums[6], nums[7], nums[8]
-		for _, s := range strings.Fields(rec[18]) {
+		for _, s := range strings.Fields(rec[19]) {
 			v, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
-				return nil, bad(18)
+				return nil, bad(19)
 			}
 			row.Seeds = append(row.Seeds, v)
 		}

@@ -34,18 +34,54 @@ func TestImagesAnswerQUICGSO(t *testing.T) {
 		{"haproxy/run_h2.sh", "off", runs}, {"haproxy/run_h2.sh", "on", unsupported},
 		{"aioquic/run_endpoint.sh", "off", runs}, {"aioquic/run_endpoint.sh", "on", unsupported},
 	} {
-		cmd := exec.Command(bash, filepath.Join("..", "..", "images", filepath.FromSlash(c.script)))
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "ROLE=server", "TESTCASE=bench", "QUIC_GSO=" + c.gso}
-		out, err := cmd.CombinedOutput()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if code != c.want {
+		if code, out := runBenchServerScript(t, bash, c.script, "QUIC_GSO="+c.gso); code != c.want {
 			t.Errorf("%s with QUIC_GSO=%q: exit %d, want %d: %s", c.script, c.gso, code, c.want, out)
 		}
 	}
+}
+
+// The same for QUIC_HYSTART (make bench --hystart): haproxy (tune.quic.cc-hystart) switches with
+// its cubic (the sweep's subject), ngtcp2 (a libngtcp2 without HyStart++) with its cubic only; nginx, caddy, quic-go
+// and aioquic have no switch.
+func TestImagesAnswerQUICHyStart(t *testing.T) {
+	if _, err := os.Stat("/setup.sh"); err == nil {
+		t.Skip("/setup.sh exists here: the scripts would run past their checks")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	const runs, unsupported = 1, 127
+	for _, c := range []struct {
+		script, hystart, cc string
+		want                int
+	}{
+		{"haproxy/run_h2.sh", "on", "", runs}, {"haproxy/run_h2.sh", "off", "cubic", runs}, {"haproxy/run_h2.sh", "maybe", "", unsupported},
+		{"haproxy/run_h2.sh", "on", "reno", unsupported},
+		{"ngtcp2/run_endpoint.sh", "", "", runs}, {"ngtcp2/run_endpoint.sh", "on", "", runs}, {"ngtcp2/run_endpoint.sh", "off", "cubic", runs},
+		{"ngtcp2/run_endpoint.sh", "off", "bbr", unsupported}, {"ngtcp2/run_endpoint.sh", "on", "reno", unsupported},
+		{"ngtcp2/run_endpoint.sh", "maybe", "", unsupported},
+		{"nginx/run_h2.sh", "", "", runs}, {"nginx/run_h2.sh", "off", "", unsupported}, {"caddy/run_endpoint.sh", "on", "", unsupported},
+		{"quic-go/run_endpoint.sh", "off", "", unsupported}, {"aioquic/run_endpoint.sh", "on", "", unsupported},
+	} {
+		if code, out := runBenchServerScript(t, bash, c.script, "QUIC_HYSTART="+c.hystart, "QUIC_CC="+c.cc); code != c.want {
+			t.Errorf("%s with QUIC_HYSTART=%q QUIC_CC=%q: exit %d, want %d: %s", c.script, c.hystart, c.cc, code, c.want, out)
+		}
+	}
+}
+
+// runBenchServerScript runs an image's server script as a bench server with env and returns its
+// exit code and output.
+func runBenchServerScript(t *testing.T, bash, script string, env ...string) (int, []byte) {
+	t.Helper()
+	cmd := exec.Command(bash, filepath.Join("..", "..", "images", filepath.FromSlash(script)))
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "ROLE=server", "TESTCASE=bench"}, env...)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, out
 }

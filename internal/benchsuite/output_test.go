@@ -23,10 +23,15 @@ func fakeRun(t *testing.T) (*Plan, []matrix.Result) {
 // fakeSweep is fakeRun over the congestion controls, GSO modes and clients named ("": the
 // defaults).
 func fakeSweep(t *testing.T, congestion, gso, clients string) (*Plan, []matrix.Result) {
+	return fakeSelection(t, Selection{Congestion: congestion, GSO: gso, Clients: clients})
+}
+
+// fakeSelection is fakeRun with the sweeps and clients of sel.
+func fakeSelection(t *testing.T, sel Selection) (*Plan, []matrix.Result) {
 	t.Helper()
 	c := loadRepo(t)
-	p, err := c.Select(testServers, testClients, Selection{Servers: "nginx,go-h2", Profiles: "lte,lossy-0,lossy-2", Sizes: "1KB,1MB", Reps: 3,
-		Congestion: congestion, GSO: gso, Clients: clients})
+	sel.Servers, sel.Profiles, sel.Sizes, sel.Reps = "nginx,go-h2", "lte,lossy-0,lossy-2", "1KB,1MB", 3
+	p, err := c.Select(testServers, testClients, sel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +50,7 @@ func fakeSweep(t *testing.T, congestion, gso, clients string) (*Plan, []matrix.R
 			results = append(results, res)
 			continue
 		}
-		rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name}
+		rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, HyStart: v.HyStart, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name}
 		for i := 1; i <= p.Repetitions; i++ {
 			rep := RepRecord{Rep: i, Seed: matrix.RepeatSeed(7, i), SimDrops: SimDrops{Queue: uint64(10 * i), Loss: uint64(i)},
 				ServerCPUms: float64(i) * 1001}
@@ -93,7 +98,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
 	data, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(data), "server,congestion_control,gso,client,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
+	if !strings.HasPrefix(string(data), "server,congestion_control,gso,hystart,client,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
 		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,server_cpu_ms_per_mb,seeds,note\n") {
 		t.Errorf("header: %s", strings.SplitN(string(data), "\n", 2)[0])
 	}
@@ -114,8 +119,8 @@ func TestCongestionSweep(t *testing.T) {
 	if len(rows) != 2*(3+2)*3*2 || rows[0].Server != "nginx@bbr" || rows[0].CC != "bbr" {
 		t.Fatalf("%d rows, first %+v", len(rows), rows[0])
 	}
-	if s, cc, gso := SplitSlot("nginx@bbr"); s != "nginx" || cc != "bbr" || gso != "" {
-		t.Errorf("split %s %s %s", s, cc, gso)
+	if s, v := SplitSlot("nginx@bbr"); s != "nginx" || v != (Variant{CC: "bbr"}) {
+		t.Errorf("split %s %+v", s, v)
 	}
 	if _, err := loadRepo(t).Select(testServers, testClients, Selection{Congestion: "vegas"}); err == nil || !strings.Contains(err.Error(), "--congestion") {
 		t.Errorf("unknown algorithm: %v", err)
@@ -156,7 +161,7 @@ func TestGSOSweep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bench.csv")
 	must(t, WriteCSV(path, rows))
 	data, _ := os.ReadFile(path)
-	if line := strings.SplitN(string(data), "\n", 3)[1]; !strings.HasPrefix(line, "nginx@gso-on,,on,curl,h3,lte,1KB,1000,3,") {
+	if line := strings.SplitN(string(data), "\n", 3)[1]; !strings.HasPrefix(line, "nginx@gso-on,,on,,curl,h3,lte,1KB,1000,3,") {
 		t.Errorf("first row: %s", line)
 	}
 	back, err := ReadCSV(path)
@@ -175,6 +180,33 @@ func TestGSOSweep(t *testing.T) {
 }
 
 // Both sweeps at once: <server>@<algorithm>+gso-<mode>, congestion control outer.
+// A HyStart++ sweep is a QUIC switch like GSO: <server>@<cc>+hystart-<mode>, h3 cells only, the
+// mode in the rows, the records and the csv; an unknown mode is --hystart's error.
+func TestHyStartSweep(t *testing.T) {
+	p, results := fakeSelection(t, Selection{Congestion: "cubic", HyStart: "on,off", Clients: "curl"})
+	if got := strings.Join(p.ServerNames(), " "); got != "nginx@cubic+hystart-on nginx@cubic+hystart-off go-h2@cubic+hystart-on go-h2@cubic+hystart-off" {
+		t.Errorf("slots %s", got)
+	}
+	for _, r := range results {
+		if r.Client == "curl-h2" && !strings.Contains(r.Reason, "--hystart switches the QUIC stack's HyStart++: h2 over TCP") {
+			t.Errorf("%s %s: %s %q", r.Server, r.Client, r.Result, r.Reason)
+		}
+	}
+	rows := Rows(p, results)
+	if len(rows) != 2*3*2 || rows[0].HyStart != "on" || rows[len(rows)-1].HyStart != "off" || rows[0].CC != "cubic" {
+		t.Fatalf("%d rows, first %+v", len(rows), rows[0])
+	}
+	path := filepath.Join(t.TempDir(), "bench.csv")
+	must(t, WriteCSV(path, rows))
+	back, err := ReadCSV(path)
+	if err != nil || back[len(back)-1].HyStart != "off" || back[0].Client != "curl" || math.Abs(back[0].Time.Median-rows[0].Time.Median) > 0.01 {
+		t.Errorf("round trip: %v %+v", err, back[len(back)-1])
+	}
+	if _, err := loadRepo(t).Select(testServers, testClients, Selection{HyStart: "maybe"}); err == nil || !strings.Contains(err.Error(), `--hystart: unknown HyStart++ mode "maybe"`) {
+		t.Errorf("unknown mode: %v", err)
+	}
+}
+
 func TestCongestionAndGSOSweep(t *testing.T) {
 	p, results := fakeSweep(t, "bbr,cubic", "off", "curl")
 	if got := strings.Join(p.ServerNames(), " "); got != "nginx@bbr+gso-off nginx@cubic+gso-off go-h2@bbr+gso-off go-h2@cubic+gso-off" {
@@ -188,20 +220,25 @@ func TestCongestionAndGSOSweep(t *testing.T) {
 
 // Slot and SplitSlot are each other's inverse for every combination; AllSlots lists them all.
 func TestSlotNames(t *testing.T) {
-	for _, c := range [][4]string{
-		{"nginx", "", "", "nginx"}, {"nginx", "bbr", "", "nginx@bbr"}, {"quic-go", "", "off", "quic-go@gso-off"},
-		{"quic-go", "reno", "on", "quic-go@reno+gso-on"},
+	for slot, v := range map[string]Variant{
+		"nginx": {}, "nginx@bbr": {CC: "bbr"}, "quic-go@gso-off": {GSO: "off"}, "quic-go@reno+gso-on": {CC: "reno", GSO: "on"},
+		"ngtcp2@hystart-off": {HyStart: "off"}, "ngtcp2@cubic+hystart-on": {CC: "cubic", HyStart: "on"},
+		"ngtcp2@bbr+gso-on+hystart-off": {CC: "bbr", GSO: "on", HyStart: "off"},
 	} {
-		if got := Slot(c[0], c[1], c[2]); got != c[3] {
-			t.Errorf("Slot%v = %s", c[:3], got)
+		server, _, _ := strings.Cut(slot, "@")
+		if got := Slot(server, v); got != slot {
+			t.Errorf("Slot(%s, %+v) = %s", server, v, got)
 		}
-		if s, cc, gso := SplitSlot(c[3]); s != c[0] || cc != c[1] || gso != c[2] {
-			t.Errorf("SplitSlot(%s) = %s %s %s", c[3], s, cc, gso)
+		if s, back := SplitSlot(slot); s != server || back != v {
+			t.Errorf("SplitSlot(%s) = %s %+v", slot, s, back)
 		}
 	}
-	all := AllSlots(testServers[:1], []string{"bbr"}, []string{"on", "off"})
+	all := AllSlots(testServers[:1], []string{"bbr"}, []string{"on", "off"}, nil)
 	if got := strings.Join(all, " "); got != "caddy caddy@gso-on caddy@gso-off caddy@bbr caddy@bbr+gso-on caddy@bbr+gso-off" {
 		t.Errorf("all slots: %s", got)
+	}
+	if all := AllSlots(testServers[:1], nil, nil, []string{"on", "off"}); strings.Join(all, " ") != "caddy caddy@hystart-on caddy@hystart-off" {
+		t.Errorf("all slots: %v", all)
 	}
 }
 

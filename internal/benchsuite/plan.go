@@ -86,57 +86,73 @@ type Plan struct {
 	// GSO are the UDP GSO modes (on, off) of the servers' QUIC stacks the run sweeps (--gso);
 	// none: one pass with each image's default.
 	GSO []string
+	// HyStart are the HyStart++ modes (on, off) of the servers' QUIC CUBIC the run sweeps
+	// (--hystart); none: one pass with each stack's default.
+	HyStart []string
 }
 
-// Variant is what a server runs with in one of its matrix columns: its congestion control and
-// its QUIC stack's UDP GSO mode, "" each: the defaults.
-type Variant struct{ CC, GSO string }
+// Variant is what a server runs with in one of its matrix columns: its congestion control, its
+// QUIC stack's UDP GSO mode and its QUIC CUBIC's HyStart++ mode, "" each: the defaults.
+type Variant struct{ CC, GSO, HyStart string }
 
-// variants are the congestion controls and GSO modes each server runs with, congestion control
-// outer: "" is the stacks' defaults.
+// variants are the congestion controls, GSO modes and HyStart++ modes each server runs with,
+// congestion control outer: "" is the stacks' defaults.
 func (p *Plan) variants() []Variant {
-	ccs, gsos := p.CongestionControls, p.GSO
-	if len(ccs) == 0 {
-		ccs = []string{""}
-	}
-	if len(gsos) == 0 {
-		gsos = []string{""}
-	}
 	var out []Variant
-	for _, cc := range ccs {
-		for _, g := range gsos {
-			out = append(out, Variant{CC: cc, GSO: g})
+	for _, cc := range orDefault(p.CongestionControls) {
+		for _, g := range orDefault(p.GSO) {
+			for _, h := range orDefault(p.HyStart) {
+				out = append(out, Variant{CC: cc, GSO: g, HyStart: h})
+			}
 		}
 	}
 	return out
 }
 
-// gsoPrefix marks the GSO mode in a slot name.
-const gsoPrefix = "gso-"
-
-// Slot is a server's column in the matrix: its name, with "@<algorithm>" when the run sweeps
-// congestion controls ("nginx@bbr"), "@gso-<mode>" when it sweeps UDP GSO ("quic-go@gso-off"),
-// and "@<algorithm>+gso-<mode>" when it sweeps both ("quic-go@bbr+gso-off").
-func Slot(server, cc, gso string) string {
-	switch {
-	case cc == "" && gso == "":
-		return server
-	case gso == "":
-		return server + "@" + cc
-	case cc == "":
-		return server + "@" + gsoPrefix + gso
+// orDefault is a swept dimension's values, or the one default ("") when it is not swept.
+func orDefault(values []string) []string {
+	if len(values) == 0 {
+		return []string{""}
 	}
-	return server + "@" + cc + "+" + gsoPrefix + gso
+	return values
 }
 
-// AllSlots are every column the servers can have: each alone and with each algorithm and GSO
-// mode, alone and combined.
-func AllSlots(servers []Server, ccs, gsos []string) []string {
+// gsoPrefix and hystartPrefix mark the GSO and HyStart++ modes in a slot name.
+const (
+	gsoPrefix     = "gso-"
+	hystartPrefix = "hystart-"
+)
+
+// Slot is a server's column in the matrix: its name, with "@" and the variant's parts joined by
+// "+" when the run sweeps any: the congestion control ("nginx@bbr"), "gso-<mode>"
+// ("quic-go@gso-off"), "hystart-<mode>" ("ngtcp2@cubic+hystart-off").
+func Slot(server string, v Variant) string {
+	var parts []string
+	if v.CC != "" {
+		parts = append(parts, v.CC)
+	}
+	if v.GSO != "" {
+		parts = append(parts, gsoPrefix+v.GSO)
+	}
+	if v.HyStart != "" {
+		parts = append(parts, hystartPrefix+v.HyStart)
+	}
+	if len(parts) == 0 {
+		return server
+	}
+	return server + "@" + strings.Join(parts, "+")
+}
+
+// AllSlots are every column the servers can have: each alone and with each algorithm, GSO mode
+// and HyStart++ mode, alone and combined.
+func AllSlots(servers []Server, ccs, gsos, hystarts []string) []string {
 	var out []string
 	for _, s := range servers {
 		for _, cc := range append([]string{""}, ccs...) {
 			for _, g := range append([]string{""}, gsos...) {
-				out = append(out, Slot(s.Name, cc, g))
+				for _, h := range append([]string{""}, hystarts...) {
+					out = append(out, Slot(s.Name, Variant{CC: cc, GSO: g, HyStart: h}))
+				}
 			}
 		}
 	}
@@ -144,23 +160,31 @@ func AllSlots(servers []Server, ccs, gsos []string) []string {
 }
 
 // SplitSlot is Slot's inverse.
-func SplitSlot(slot string) (server, cc, gso string) {
+func SplitSlot(slot string) (string, Variant) {
 	server, rest, _ := strings.Cut(slot, "@")
-	if c, g, ok := strings.Cut(rest, "+"+gsoPrefix); ok {
-		return server, c, g
+	var v Variant
+	for _, part := range strings.Split(rest, "+") {
+		if g, ok := strings.CutPrefix(part, gsoPrefix); ok {
+			v.GSO = g
+		} else if h, ok := strings.CutPrefix(part, hystartPrefix); ok {
+			v.HyStart = h
+		} else {
+			v.CC = part
+		}
 	}
-	if g, ok := strings.CutPrefix(rest, gsoPrefix); ok {
-		return server, "", g
-	}
-	return server, rest, ""
+	return server, v
 }
 
-// Runs reports whether the cell's protocol runs in the variant, and if not why: the GSO switch
-// is the QUIC stack's, so a GSO sweep runs no TCP cells (the kernel segments TCP the same way in
-// every GSO column; they would only measure the same thing twice).
+// Runs reports whether the cell's protocol runs in the variant, and if not why: the GSO and
+// HyStart++ switches are the QUIC stack's, so their sweeps run no TCP cells (the kernel sends
+// TCP the same way in every such column; they would only measure the same thing twice).
 func (v Variant) Runs(p Protocol) (bool, string) {
 	if v.GSO != "" && p.Transport != "udp" {
 		return false, fmt.Sprintf("--gso switches the QUIC stack's UDP GSO: %s over TCP is not part of a GSO sweep (run it without --gso)", p.Name)
+	}
+	if v.HyStart != "" && p.Transport != "udp" {
+		return false, fmt.Sprintf("--hystart switches the QUIC stack's HyStart++: %s over TCP is not part of a HyStart++ sweep "+
+			"(Linux's CUBIC HyStart is a host-wide module parameter)", p.Name)
 	}
 	return true, ""
 }
@@ -174,7 +198,7 @@ func (p *Plan) Cells() []matrix.Cell {
 		for _, v := range p.variants() {
 			for _, cc := range p.clientCells() {
 				for _, prof := range p.Profiles {
-					out = append(out, matrix.Cell{Server: Slot(s.Name, v.CC, v.GSO), Client: cc.name, Case: prof.Name, Abbr: prof.Name})
+					out = append(out, matrix.Cell{Server: Slot(s.Name, v), Client: cc.name, Case: prof.Name, Abbr: prof.Name})
 				}
 			}
 		}
@@ -245,7 +269,7 @@ func (p *Plan) lookup(c matrix.Cell) (Server, Client, Protocol, Profile, Variant
 	var cl Client
 	var pr Protocol
 	var prof Profile
-	name, cc, gso := SplitSlot(c.Server)
+	name, v := SplitSlot(c.Server)
 	for _, x := range p.Servers {
 		if x.Name == name {
 			s = x
@@ -261,7 +285,7 @@ func (p *Plan) lookup(c matrix.Cell) (Server, Client, Protocol, Profile, Variant
 			prof = x
 		}
 	}
-	return s, cl, pr, prof, Variant{CC: cc, GSO: gso}
+	return s, cl, pr, prof, v
 }
 
 // transferTime is how long size bytes take at rate bit/s (rate 0: 1 Gbit/s).
@@ -309,7 +333,7 @@ func (p *Plan) ServerNames() []string {
 	var out []string
 	for _, s := range p.Servers {
 		for _, v := range p.variants() {
-			out = append(out, Slot(s.Name, v.CC, v.GSO))
+			out = append(out, Slot(s.Name, v))
 		}
 	}
 	return out

@@ -16,6 +16,7 @@ type CellRecord struct {
 	Server   string      `json:"server"`
 	CC       string      `json:"congestion_control,omitempty"` // "": the stacks' defaults
 	GSO      string      `json:"gso,omitempty"`                // the QUIC stack's UDP GSO, on / off; "": the image's default
+	HyStart  string      `json:"hystart,omitempty"`            // the QUIC CUBIC's HyStart++, on / off; "": the stack's default
 	Client   string      `json:"client"`
 	Protocol string      `json:"protocol"`
 	Profile  string      `json:"profile"`

@@ -57,7 +57,7 @@ func (r *Runner) RunMatrix(ctx context.Context, done []matrix.Result) ([]matrix.
 // (their numbers still count); the cell fails with the first failure's reason.
 func (r *Runner) runCell(ctx context.Context, s Server, cl Client, p Protocol, prof Profile, v Variant) (res matrix.Result) {
 	start := time.Now()
-	slot := Slot(s.Name, v.CC, v.GSO)
+	slot := Slot(s.Name, v)
 	dir := filepath.Join(r.Run.Dir, slot+"_"+CellClient(cl, p), prof.Name)
 	res = matrix.Result{Server: slot, Client: CellClient(cl, p), Case: prof.Name, Abbr: prof.Name, Result: matrix.Failed, Dir: dir}
 	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }()
@@ -75,13 +75,16 @@ func (r *Runner) runCell(ctx context.Context, s Server, cl Client, p Protocol, p
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch: curl appends to a repetition's bench.jsonl
-	rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, Client: cl.Name, Protocol: p.Name, Profile: prof.Name}
+	rec := CellRecord{Server: s.Name, CC: v.CC, GSO: v.GSO, HyStart: v.HyStart, Client: cl.Name, Protocol: p.Name, Profile: prof.Name}
 	res.Rerun = fmt.Sprintf("wirelab bench --servers %s --clients %s --protocols %s --profiles %s --seed %d%s", s.Name, cl.Name, p.Name, prof.Name, r.Seed, r.RerunFlags)
 	if v.CC != "" {
 		res.Rerun += " --congestion " + v.CC
 	}
 	if v.GSO != "" {
 		res.Rerun += " --gso " + v.GSO
+	}
+	if v.HyStart != "" {
+		res.Rerun += " --hystart " + v.HyStart
 	}
 	for i := 1; i <= r.Plan.Repetitions && ctx.Err() == nil; i++ {
 		rep := r.runRep(ctx, s, cl, p, prof, v, sizes, i, filepath.Join(dir, strconv.Itoa(i)), res.Rerun)
@@ -113,7 +116,8 @@ func (r *Runner) runCell(ctx context.Context, s Server, cl Client, p Protocol, p
 // client are read. v.CC ("": default) is the server's TCP congestion
 // control (a sysctl of its network namespace) and, for h3, its QUIC stack's (QUIC_CC, which an
 // image that cannot switch answers with 127: unsupported); v.GSO ("": the image's default) is,
-// for h3, its QUIC stack's UDP GSO (QUIC_GSO on / off, 127 likewise).
+// for h3, its QUIC stack's UDP GSO (QUIC_GSO on / off, 127 likewise); v.HyStart likewise its QUIC
+// CUBIC's HyStart++ (QUIC_HYSTART on / off).
 func (r *Runner) runRep(ctx context.Context, s Server, cl Client, p Protocol, prof Profile, v Variant, sizes []Size, i int, dir, rerun string) (rep RepRecord) {
 	rep = RepRecord{Rep: i, Seed: matrix.RepeatSeed(r.Seed, i), Dir: dir}
 	link := r.Links[prof.Name]
@@ -131,7 +135,8 @@ func (r *Runner) runRep(ctx context.Context, s Server, cl Client, p Protocol, pr
 		"SERVER_TCP_CC":              v.CC, // empty: compose's pinned default (cubic)
 		"SERVER_QUIC_CC":             quicOnly(p, v.CC),
 		"SERVER_QUIC_GSO":            quicOnly(p, v.GSO), // empty: the image's default
-	}, Slot(s.Name, v.CC, v.GSO), CellClient(cl, p), prof.Name, strconv.Itoa(i))
+		"SERVER_QUIC_HYSTART":        quicOnly(p, v.HyStart),
+	}, Slot(s.Name, v), CellClient(cl, p), prof.Name, strconv.Itoa(i))
 	if err != nil {
 		rep.Error = err.Error()
 		return rep

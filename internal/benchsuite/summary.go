@@ -23,6 +23,7 @@ type JSONRow struct {
 	Server     string   `json:"server"`
 	CC         string   `json:"congestion_control,omitempty"`
 	GSO        string   `json:"gso,omitempty"`
+	HyStart    string   `json:"hystart,omitempty"`
 	Client     string   `json:"client"`
 	Protocol   string   `json:"protocol"`
 	Profile    string   `json:"profile"`
@@ -53,7 +54,7 @@ func jsonNum(v float64) *float64 {
 func Summarize(p *Plan, seed uint64, rows []Row, charts []Chart) Summary {
 	s := Summary{Seed: seed, Servers: p.ServerNames(), Repetitions: p.Repetitions, Rows: []JSONRow{}}
 	for _, r := range rows {
-		s.Rows = append(s.Rows, JSONRow{Server: r.Server, CC: r.CC, GSO: r.GSO, Client: r.Client, Protocol: r.Protocol, Profile: r.Profile, Size: r.Size, Bytes: r.Bytes, Reps: r.Reps,
+		s.Rows = append(s.Rows, JSONRow{Server: r.Server, CC: r.CC, GSO: r.GSO, HyStart: r.HyStart, Client: r.Client, Protocol: r.Protocol, Profile: r.Profile, Size: r.Size, Bytes: r.Bytes, Reps: r.Reps,
 			MedianMs: jsonNum(r.Time.Median), P25Ms: jsonNum(r.Time.P25), P75Ms: jsonNum(r.Time.P75), MinMs: jsonNum(r.Time.Min),
 			MaxMs: jsonNum(r.Time.Max), TTFBMedian: jsonNum(r.TTFBMedian),
 			QueueDrops: jsonNum(r.QueueDrops), LossDrops: jsonNum(r.LossDrops), CPUmsPerMB: jsonNum(r.CPUmsPerMB), Seeds: r.Seeds, Note: r.Note})

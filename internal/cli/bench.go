@@ -33,6 +33,9 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	gsoFlag := fs.String("gso", "", "comma-separated UDP GSO modes of the servers' QUIC stacks to sweep, on,off: each server runs once per mode "+
 		"as <server>@gso-<mode> (with --congestion: <server>@<algorithm>+gso-<mode>), h3 cells only; an image without the switch "+
 		"is unsupported (default: none, each image's own)")
+	hystartFlag := fs.String("hystart", "", "comma-separated HyStart++ modes of the servers' QUIC CUBIC to sweep, on,off: each server runs once per "+
+		"mode as <server>@hystart-<mode> (joined to the others with +: <server>@cubic+hystart-off), h3 cells only; an image without the "+
+		"switch is unsupported (default: none, each stack's own; ngtcp2 switches, with a libngtcp2 built without HyStart++)")
 	// One cell at a time unless asked: parallel cells share the CPU the timings depend on.
 	opts.Jobs, fs.Lookup("j").DefValue = 1, "1"
 	reps := fs.Int("reps", 0, fmt.Sprintf("repetitions per cell, 1..%d (default: the bench file's)", benchsuite.MaxRepetitions))
@@ -58,11 +61,11 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	}
 	allServers, allClients := benchsuite.ServersFromManifests(ms), benchsuite.ClientsFromManifests(ms)
 	plan, err := cfg.Select(allServers, allClients, benchsuite.Selection{Quick: *quick, Servers: *serversFlag, Clients: *clientsFlag, Protocols: *protosFlag,
-		Profiles: *profilesFlag, Sizes: *sizesFlag, Congestion: *ccFlag, GSO: *gsoFlag, Reps: *reps})
+		Profiles: *profilesFlag, Sizes: *sizesFlag, Congestion: *ccFlag, GSO: *gsoFlag, HyStart: *hystartFlag, Reps: *reps})
 	if err != nil {
 		return badInputf("%v", err)
 	}
-	baseline, err := mf.loadBaseline(e.root, "bench", matrix.Universe{Servers: benchsuite.AllSlots(allServers, cfg.CongestionControls, cfg.GSOModes),
+	baseline, err := mf.loadBaseline(e.root, "bench", matrix.Universe{Servers: benchsuite.AllSlots(allServers, cfg.CongestionControls, cfg.GSOModes, cfg.HyStartModes),
 		Clients: benchsuite.AllClientNames(allClients, cfg.Protocols),
 		Cases:   names(cfg.Profiles, func(p benchsuite.Profile) string { return p.Name })},
 		*benchFile == filepath.Join(e.root, "conformance", "bench", "bench.yml"))

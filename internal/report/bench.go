@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -34,7 +35,7 @@ func benchSection(o Options) (extraSection, bool) {
 	} else if err := json.Unmarshal(data, &sum); err != nil {
 		x.Warnings = append(x.Warnings, fmt.Sprintf("%s: %v", filepath.Join(dir, "result.json"), err))
 	}
-	t := &dataTable{Head: []string{"server", "congestion control", "GSO", "client", "protocol", "profile", "size", "reps", "median ms", "p25 ms", "p75 ms", "min ms",
+	t := &dataTable{Head: []string{"server", "congestion control", "GSO", "HyStart++", "client", "protocol", "profile", "size", "reps", "median ms", "p25 ms", "p75 ms", "min ms",
 		"max ms", "TTFB median ms", "sim queue drops", "sim loss drops", "server CPU ms/MB", "seeds", "note"}}
 	for _, r := range rows {
 		seeds := make([]string, len(r.Seeds))
@@ -49,7 +50,7 @@ func benchSection(o Options) (extraSection, bool) {
 		if gso == "" {
 			gso = "default"
 		}
-		row := []tableCell{{Text: r.Server}, {Text: cc}, {Text: gso}, {Text: r.Client}, {Text: r.Protocol}, {Text: r.Profile}, {Text: r.Size}, {Text: fmt.Sprint(r.Reps), Class: "num"}}
+		row := []tableCell{{Text: r.Server}, {Text: cc}, {Text: gso}, {Text: cmp.Or(r.HyStart, "default")}, {Text: r.Client}, {Text: r.Protocol}, {Text: r.Profile}, {Text: r.Size}, {Text: fmt.Sprint(r.Reps), Class: "num"}}
 		for _, v := range []float64{r.Time.Median, r.Time.P25, r.Time.P75, r.Time.Min, r.Time.Max, r.TTFBMedian, r.QueueDrops, r.LossDrops, r.CPUmsPerMB} {
 			row = append(row, tableCell{Text: msText(v), Class: "num"})
 		}

@@ -51,7 +51,7 @@ func TestBenchSection(t *testing.T) {
 	writeBenchRun(t, out, "b1")
 	page := read(t, generate(t, out, tshark, TracesNone))
 	for _, want := range []string{`<a href="#bench">`, `<section id="bench">`, `Run <a href="../bench/b1/"><code>b1</code></a>: 6 rows, 2 charts`,
-		`<td>nginx</td><td>default</td><td>default</td><td>curl</td><td>h3</td><td>lte</td><td>1MB</td><td class="num">2</td><td class="num">1105</td>`,
+		`<td>nginx</td><td>default</td><td>default</td><td>default</td><td>curl</td><td>h3</td><td>lte</td><td>1MB</td><td class="num">2</td><td class="num">1105</td>`,
 		`<title>median download time vs object size on lte</title>`, `<title>h3 / h2 median download time on lte (below 1: h3 faster)</title>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index lacks %q", want)
