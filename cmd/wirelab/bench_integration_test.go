@@ -123,16 +123,7 @@ func wellFormed(data []byte) error {
 // --cc=bbr, and nginx, whose QUIC has no switch, answers 127: unsupported, with its reason.
 // Every repetition that ran has the server's CPU time from its cgroup.
 func TestIntegrationBenchCongestion(t *testing.T) {
-	bin := integration(t)
-	id, out := runID(t, "it-bench-cc"), t.TempDir()
-	code, log := wirelab(t, bin, "bench", "--servers", "nginx,ngtcp2", "--clients", "curl", "--protocols", "h2,h3", "--profiles", "simple-p2p",
-		"--sizes", "100KB", "--reps", "1", "--congestion", "bbr", "--run-id", id, "--out", out, "--seed", "7")
-	t.Log(log)
-	assertNothingLeft(t, id)
-	if code != 0 {
-		t.Fatalf("bench --congestion bbr exit %d", code)
-	}
-	dir := filepath.Join(out, "bench", id)
+	dir := benchSweep(t, "it-bench-cc", "--servers", "nginx,ngtcp2", "--protocols", "h2,h3", "--congestion", "bbr")
 	for _, cell := range []string{"nginx@bbr_curl-h2", "ngtcp2@bbr_curl-h3"} {
 		rec, err := benchsuite.ReadRecord(filepath.Join(dir, cell, "simple-p2p", benchsuite.RecordFile))
 		if err != nil {
@@ -165,16 +156,7 @@ func TestIntegrationBenchCongestion(t *testing.T) {
 // gtlsserver on the libngtcp2 built without HyStart++ (its log names the library it loaded),
 // haproxy sets tune.quic.cc-hystart off, nginx has no switch: unsupported, with its reason.
 func TestIntegrationBenchHyStart(t *testing.T) {
-	bin := integration(t)
-	id, out := runID(t, "it-bench-hystart"), t.TempDir()
-	code, log := wirelab(t, bin, "bench", "--servers", "ngtcp2,haproxy,nginx", "--clients", "curl", "--protocols", "h3", "--profiles", "simple-p2p",
-		"--sizes", "100KB", "--reps", "1", "--hystart", "off", "--run-id", id, "--out", out, "--seed", "7")
-	t.Log(log)
-	assertNothingLeft(t, id)
-	if code != 0 {
-		t.Fatalf("bench --hystart off exit %d", code)
-	}
-	dir := filepath.Join(out, "bench", id)
+	dir := benchSweep(t, "it-bench-hystart", "--servers", "ngtcp2,haproxy,nginx", "--protocols", "h3", "--hystart", "off")
 	for _, cell := range []string{"ngtcp2@hystart-off_curl-h3", "haproxy@hystart-off_curl-h3"} {
 		rec, err := benchsuite.ReadRecord(filepath.Join(dir, cell, "simple-p2p", benchsuite.RecordFile))
 		if err != nil || rec.HyStart != "off" || len(rec.Reps) != 1 || len(rec.Reps[0].Samples) != 1 {
@@ -194,4 +176,21 @@ func TestIntegrationBenchHyStart(t *testing.T) {
 			t.Errorf("nginx@hystart-off: %s %q", r.Result, r.Reason)
 		}
 	}
+}
+
+// benchSweep runs the smallest bench (curl, simple-p2p, 100 KB, one repetition) with the sweep's
+// flags, checks it passed and left nothing running, and returns the run's folder.
+func benchSweep(t *testing.T, name string, flags ...string) string {
+	t.Helper()
+	bin := integration(t)
+	id, out := runID(t, name), t.TempDir()
+	args := append([]string{"bench", "--clients", "curl", "--profiles", "simple-p2p", "--sizes", "100KB", "--reps", "1",
+		"--run-id", id, "--out", out, "--seed", "7"}, flags...)
+	code, log := wirelab(t, bin, args...)
+	t.Log(log)
+	assertNothingLeft(t, id)
+	if code != 0 {
+		t.Fatalf("bench %v exit %d", flags, code)
+	}
+	return filepath.Join(out, "bench", id)
 }

@@ -14,13 +14,7 @@ import (
 // image (here: exit 1). quic-go, caddy (quic-go) and nginx (quic_gso) switch; ngtcp2 always
 // sends with GSO; haproxy 3.0 and aioquic never do.
 func TestImagesAnswerQUICGSO(t *testing.T) {
-	if _, err := os.Stat("/setup.sh"); err == nil {
-		t.Skip("/setup.sh exists here: the scripts would run past their checks")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
+	bash := scriptShell(t)
 	const runs, unsupported = 1, 127
 	for _, c := range []struct {
 		script, gso string
@@ -44,13 +38,7 @@ func TestImagesAnswerQUICGSO(t *testing.T) {
 // its cubic (the sweep's subject), ngtcp2 (a libngtcp2 without HyStart++) with its cubic only; nginx, caddy, quic-go
 // and aioquic have no switch.
 func TestImagesAnswerQUICHyStart(t *testing.T) {
-	if _, err := os.Stat("/setup.sh"); err == nil {
-		t.Skip("/setup.sh exists here: the scripts would run past their checks")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
+	bash := scriptShell(t)
 	const runs, unsupported = 1, 127
 	for _, c := range []struct {
 		script, hystart, cc string
@@ -68,6 +56,20 @@ func TestImagesAnswerQUICHyStart(t *testing.T) {
 			t.Errorf("%s with QUIC_HYSTART=%q QUIC_CC=%q: exit %d, want %d: %s", c.script, c.hystart, c.cc, code, c.want, out)
 		}
 	}
+}
+
+// scriptShell is the bash the image scripts run with here, or skips the test where they cannot
+// run outside their image safely.
+func scriptShell(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat("/setup.sh"); err == nil {
+		t.Skip("/setup.sh exists here: the scripts would run past their checks")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	return bash
 }
 
 // runBenchServerScript runs an image's server script as a bench server with env and returns its
