@@ -238,7 +238,7 @@ func clientParams(cl Client, p Protocol, limit time.Duration) string {
 	return fmt.Sprintf("%s --max-time %.0f", p.Curl, limit.Seconds())
 }
 
-// quicOnly is what a QUIC stack's switch (QUIC_CC, QUIC_GSO) gets: the swept value for h3 cells,
+// quicOnly is what a QUIC stack's switch (QUIC_CC, QUIC_GSO, QUIC_HYSTART) gets: the swept value for h3 cells,
 // else none.
 func quicOnly(p Protocol, value string) string {
 	if p.Transport == "udp" {
