@@ -1,6 +1,8 @@
 package benchsuite
 
 import (
+	"github.com/wirelab/wirelab/internal/matrix"
+
 	"strings"
 	"testing"
 )
@@ -67,15 +69,15 @@ func TestSelectPlan(t *testing.T) {
 		t.Fatalf("quick plan: %+v", p)
 	}
 	// curl over h1, h2, h3 and ngtcp2's client over h3, on two profiles.
-	if cells := p.Cells(); len(cells) != 8 || cells[0].Client != "curl-h1" || cells[0].Case != "lte" || cells[6].Client != "ngtcp2-h3" {
+	if cells := p.PlanCells(nil); len(cells) != 8 || clientProto(cells[0].Cell) != "curl-h1" || cells[0].Case != "lte" || clientProto(cells[6].Cell) != "ngtcp2-h3" {
 		t.Errorf("quick cells: %+v", cells)
 	}
 	p, err = c.Select(testServers, testClients, Selection{Sizes: "10MB,1KB", Profiles: "2g,lte", Reps: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Sizes[0].Name != "1KB" || p.Repetitions != 3 || len(p.Cells()) != 3*4*2 {
-		t.Errorf("plan: sizes %v, reps %d, %d cells", p.Sizes, p.Repetitions, len(p.Cells()))
+	if p.Sizes[0].Name != "1KB" || p.Repetitions != 3 || len(p.PlanCells(nil)) != 3*4*2 {
+		t.Errorf("plan: sizes %v, reps %d, %d cells", p.Sizes, p.Repetitions, len(p.PlanCells(nil)))
 	}
 	if on2g := p.SizesOn(p.Profiles[0]); len(on2g) != 1 || on2g[0].Name != "1KB" {
 		t.Errorf("2g skips 10MB: %v", on2g)
@@ -84,7 +86,7 @@ func TestSelectPlan(t *testing.T) {
 	for _, pc := range p.PlanCells(map[string]int64{"lte": 22e6}) {
 		if pc.Skip {
 			skipped++
-			if pc.Server != "go-h2" || (pc.Client != "curl-h3" && pc.Client != "ngtcp2-h3") {
+			if pc.Server != "go-h2" || (clientProto(pc.Cell) != "curl-h3" && clientProto(pc.Cell) != "ngtcp2-h3") {
 				t.Errorf("skipped %s", pc.Label())
 			}
 		}
@@ -114,10 +116,10 @@ func TestSelectQUICClientOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cells := p.Cells(); len(p.Protocols) != 1 || len(cells) != 1 || cells[0].Client != "ngtcp2-h3" {
+	if cells := p.PlanCells(nil); len(p.Protocols) != 1 || len(cells) != 1 || clientProto(cells[0].Cell) != "ngtcp2-h3" {
 		t.Errorf("protocols %v, cells %+v", p.Protocols, cells)
 	}
-	if got := strings.Join(AllClientNames(testClients, loadRepo(t).Protocols), ","); got != "curl-h1,curl-h2,curl-h3,ngtcp2-h3" {
+	if got := strings.Join((&Plan{Clients: testClients, Protocols: loadRepo(t).Protocols}).ClientNames(), ","); got != "curl-h1,curl-h2,curl-h3,ngtcp2-h3" {
 		t.Errorf("all client names %s", got)
 	}
 }
@@ -138,3 +140,6 @@ func TestDownloadLimit(t *testing.T) {
 		t.Errorf("limit %v s", got)
 	}
 }
+
+// clientProto names a cell's client with its protocol, as the bench's first line does.
+func clientProto(c matrix.Cell) string { return c.Client + "-" + c.Get(AxisProtocol) }

@@ -39,12 +39,12 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 		by[r.Key()] = r
 	}
 	var out []Row
-	for _, c := range p.Cells() {
-		res, ok := by[matrix.Result{Server: c.Server, Client: c.Client, Case: c.Case}.Key()]
+	for _, c := range p.PlanCells(nil) {
+		res, ok := by[c.Key()]
 		if !ok || res.Result == matrix.Unsupported {
 			continue
 		}
-		_, cl, pr, prof, v := p.lookup(c)
+		s, cl, pr, prof, v := p.lookup(c.Cell)
 		rec, err := ReadRecord(filepath.Join(res.Dir, RecordFile))
 		note := res.Reason
 		if err != nil {
@@ -69,7 +69,7 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 			for _, s := range ss {
 				total, ttfb = append(total, s.TotalMs), append(ttfb, s.TTFBms)
 			}
-			out = append(out, Row{Server: c.Server, CC: v.CC, GSO: v.GSO, HyStart: v.HyStart, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
+			out = append(out, Row{Server: Slot(s.Name, v), CC: v.CC, GSO: v.GSO, HyStart: v.HyStart, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
 				Reps: len(ss), Time: SpreadOf(total), TTFBMedian: Median(ttfb), QueueDrops: Median(queue), LossDrops: Median(loss),
 				CPUmsPerMB: Median(cpu), Seeds: seeds, Note: note})
 		}

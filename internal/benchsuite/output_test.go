@@ -37,10 +37,9 @@ func fakeSelection(t *testing.T, sel Selection) (*Plan, []matrix.Result) {
 	}
 	dir := t.TempDir()
 	var results []matrix.Result
-	for _, cell := range p.Cells() {
-		s, cl, pr, prof, v := p.lookup(cell)
-		res := matrix.Result{Server: cell.Server, Client: cell.Client, Case: cell.Case, Result: matrix.Succeeded,
-			Dir: filepath.Join(dir, cell.Server+"_"+cell.Client, cell.Case)}
+	for _, cell := range p.PlanCells(nil) {
+		s, cl, pr, prof, v := p.lookup(cell.Cell)
+		res := matrix.Result{Cell: cell.Cell, Result: matrix.Succeeded, Dir: filepath.Join(dir, cell.Path())}
 		ok, why := s.Serves(pr)
 		if ok {
 			ok, why = v.Runs(pr)
@@ -136,16 +135,16 @@ func TestGSOSweep(t *testing.T) {
 		t.Errorf("slots %s", got)
 	}
 	for _, r := range results {
-		wantRun := r.Client == "curl-h3" && strings.HasPrefix(r.Server, "nginx@")
+		wantRun := clientProto(r.Cell) == "curl-h3" && r.Server == "nginx"
 		if (r.Result == matrix.Succeeded) != wantRun {
 			t.Errorf("%s %s: %s %q", r.Server, r.Client, r.Result, r.Reason)
 		}
-		if r.Client == "curl-h2" && !strings.Contains(r.Reason, "--gso switches the QUIC stack's UDP GSO: h2 over TCP") {
+		if clientProto(r.Cell) == "curl-h2" && !strings.Contains(r.Reason, "--gso switches the QUIC stack's UDP GSO: h2 over TCP") {
 			t.Errorf("%s %s: reason %q", r.Server, r.Client, r.Reason)
 		}
 	}
 	for _, pc := range p.PlanCells(nil) {
-		if pc.Skip != (pc.Client != "curl-h3" || strings.HasPrefix(pc.Server, "go-h2")) {
+		if pc.Skip != (clientProto(pc.Cell) != "curl-h3" || pc.Server == "go-h2") {
 			t.Errorf("plan: %s skip %v", pc.Label(), pc.Skip)
 		}
 	}
@@ -188,7 +187,7 @@ func TestHyStartSweep(t *testing.T) {
 		t.Errorf("slots %s", got)
 	}
 	for _, r := range results {
-		if r.Client == "curl-h2" && !strings.Contains(r.Reason, "--hystart switches the QUIC stack's HyStart++: h2 over TCP") {
+		if clientProto(r.Cell) == "curl-h2" && !strings.Contains(r.Reason, "--hystart switches the QUIC stack's HyStart++: h2 over TCP") {
 			t.Errorf("%s %s: %s %q", r.Server, r.Client, r.Result, r.Reason)
 		}
 	}
@@ -218,7 +217,7 @@ func TestCongestionAndGSOSweep(t *testing.T) {
 	}
 }
 
-// Slot and SplitSlot are each other's inverse for every combination; AllSlots lists them all.
+// Slot and SplitSlot are each other's inverse for every combination; VariantNames lists them all.
 func TestSlotNames(t *testing.T) {
 	for slot, v := range map[string]Variant{
 		"nginx": {}, "nginx@bbr": {CC: "bbr"}, "quic-go@gso-off": {GSO: "off"}, "quic-go@reno+gso-on": {CC: "reno", GSO: "on"},
@@ -233,12 +232,12 @@ func TestSlotNames(t *testing.T) {
 			t.Errorf("SplitSlot(%s) = %s %+v", slot, s, back)
 		}
 	}
-	all := AllSlots(testServers[:1], []string{"bbr"}, []string{"on", "off"}, nil)
-	if got := strings.Join(all, " "); got != "caddy caddy@gso-on caddy@gso-off caddy@bbr caddy@bbr+gso-on caddy@bbr+gso-off" {
-		t.Errorf("all slots: %s", got)
+	all := VariantNames([]string{"bbr"}, []string{"on", "off"}, nil)
+	if got := strings.Join(all, " "); got != " gso-on gso-off bbr bbr+gso-on bbr+gso-off" {
+		t.Errorf("all variants: %q", got)
 	}
-	if all := AllSlots(testServers[:1], nil, nil, []string{"on", "off"}); strings.Join(all, " ") != "caddy caddy@hystart-on caddy@hystart-off" {
-		t.Errorf("all slots: %v", all)
+	if all := VariantNames(nil, nil, []string{"on", "off"}); strings.Join(all, " ") != " hystart-on hystart-off" {
+		t.Errorf("all variants: %q", all)
 	}
 }
 

@@ -143,22 +143,6 @@ func Slot(server string, v Variant) string {
 	return server + "@" + strings.Join(parts, "+")
 }
 
-// AllSlots are every column the servers can have: each alone and with each algorithm, GSO mode
-// and HyStart++ mode, alone and combined.
-func AllSlots(servers []Server, ccs, gsos, hystarts []string) []string {
-	var out []string
-	for _, s := range servers {
-		for _, cc := range append([]string{""}, ccs...) {
-			for _, g := range append([]string{""}, gsos...) {
-				for _, h := range append([]string{""}, hystarts...) {
-					out = append(out, Slot(s.Name, Variant{CC: cc, GSO: g, HyStart: h}))
-				}
-			}
-		}
-	}
-	return out
-}
-
 // SplitSlot is Slot's inverse.
 func SplitSlot(slot string) (string, Variant) {
 	server, rest, _ := strings.Cut(slot, "@")
@@ -189,21 +173,26 @@ func (v Variant) Runs(p Protocol) (bool, string) {
 	return true, ""
 }
 
-// Cells lists the matrix's cells: servers (each congestion control and GSO mode in turn) outer,
-// then protocols, then the clients that speak them, then profiles. The client is
-// <client>-<protocol>, the case the profile.
-func (p *Plan) Cells() []matrix.Cell {
-	var out []matrix.Cell
-	for _, s := range p.Servers {
-		for _, v := range p.variants() {
-			for _, cc := range p.clientCells() {
-				for _, prof := range p.Profiles {
-					out = append(out, matrix.Cell{Server: Slot(s.Name, v), Client: cc.name, Case: prof.Name, Abbr: prof.Name})
-				}
-			}
-		}
+// The bench cells' own axes: the protocol the client speaks, and the server's variant (its
+// congestion control, GSO and HyStart++ modes when the run sweeps them; none: the defaults).
+const (
+	AxisProtocol = "protocol"
+	AxisVariant  = "variant"
+)
+
+// Name is the variant's parts joined by "+" ("cubic+gso-off"), "" for the defaults.
+func (v Variant) Name() string {
+	_, name, _ := strings.Cut(Slot("", v), "@")
+	return name
+}
+
+// cell is a bench cell: server, client, case = the profile, protocol and variant as axes.
+func cell(s Server, cl Client, p Protocol, prof Profile, v Variant) matrix.Cell {
+	axes := map[string]string{AxisProtocol: p.Name}
+	if n := v.Name(); n != "" {
+		axes[AxisVariant] = n
 	}
-	return out
+	return matrix.Cell{Server: s.Name, Client: cl.Name, Case: prof.Name, Abbr: prof.Name, Axes: axes}
 }
 
 // clientCell is a client with one protocol it speaks: a client of the matrix.
@@ -237,23 +226,33 @@ func (p *Plan) SizesOn(prof Profile) []Size {
 	return out
 }
 
-// PlanCells is the matrix as the plan sees it: a protocol the server does not serve is skipped,
-// and so is a TCP cell of a GSO sweep (Variant.Runs); and a cell's typical seconds are its repetitions' topologies plus its downloads at the
+// PlanCells lists the matrix's cells: servers (each variant in turn) outer, then protocols,
+// then the clients that speak them, then profiles. A protocol the server does not serve is
+// skipped, and so is a TCP cell of a GSO or HyStart++ sweep (Variant.Runs). Every repetition runs
+// and is recorded; a repetition's typical seconds are its topology plus its downloads at the
 // profile's rate (rates: down rate in bit/s per profile, 0 unknown).
 func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 	var out []matrix.PlanCell
-	for _, c := range p.Cells() {
-		s, _, pr, prof, v := p.lookup(c)
-		ok, _ := s.Serves(pr)
-		if runs, _ := v.Runs(pr); !runs {
-			ok = false
+	for _, s := range p.Servers {
+		for _, v := range p.variants() {
+			for _, cc := range p.clientCells() {
+				for _, prof := range p.Profiles {
+					ok, why := s.Serves(cc.protocol)
+					if runs, w := v.Runs(cc.protocol); ok && !runs {
+						ok, why = false, w
+					}
+					if ok && len(p.SizesOn(prof)) == 0 {
+						ok, why = false, "the profile measures none of the sizes: "+prof.Why
+					}
+					secs := 0.0
+					for _, size := range p.SizesOn(prof) {
+						secs += transferTime(size.Bytes, rates[prof.Name]).Seconds() * 1.5
+					}
+					out = append(out, matrix.PlanCell{Cell: cell(s, cc.client, cc.protocol, prof, v), Skip: !ok, Why: why,
+						Policy: matrix.Policy{Mode: matrix.RecordEvery, N: p.Repetitions}, TypicalSeconds: secs + repOverheadSeconds})
+				}
+			}
 		}
-		secs := 0.0
-		for _, size := range p.SizesOn(prof) {
-			secs += transferTime(size.Bytes, rates[prof.Name]).Seconds() * 1.5
-		}
-		out = append(out, matrix.PlanCell{Cell: c, Skip: !ok, Measurement: true,
-			TypicalSeconds: float64(p.Repetitions) * (secs + repOverheadSeconds)})
 	}
 	return out
 }
@@ -262,21 +261,20 @@ func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 // kind of machine, for the plan's estimate.
 const repOverheadSeconds = 12
 
-// lookup is a cell's server, client, protocol, profile and variant (congestion control and GSO
-// mode, "": default).
+// lookup is a cell's server, client, protocol, profile and variant.
 func (p *Plan) lookup(c matrix.Cell) (Server, Client, Protocol, Profile, Variant) {
 	var s Server
 	var cl Client
 	var pr Protocol
 	var prof Profile
-	name, v := SplitSlot(c.Server)
+	_, v := SplitSlot("@" + c.Get(AxisVariant))
 	for _, x := range p.Servers {
-		if x.Name == name {
+		if x.Name == c.Server {
 			s = x
 		}
 	}
 	for _, x := range p.clientCells() {
-		if x.name == c.Client {
+		if x.client.Name == c.Client && x.protocol.Name == c.Get(AxisProtocol) {
 			cl, pr = x.client, x.protocol
 		}
 	}
@@ -312,7 +310,8 @@ func (p *Plan) Columns() []matrix.Column {
 	return out
 }
 
-// ClientNames are the cells' client names (<client>-<protocol>), in protocol order.
+// ClientNames are the cells' clients with their protocols (<client>-<protocol>), in protocol
+// order: what the run's first line names.
 func (p *Plan) ClientNames() []string {
 	var out []string
 	for _, c := range p.clientCells() {
@@ -321,14 +320,21 @@ func (p *Plan) ClientNames() []string {
 	return out
 }
 
-// AllClientNames are every client name a bench cell can have: each client with each protocol it
-// speaks (the baseline's universe).
-func AllClientNames(clients []Client, protocols []Protocol) []string {
-	return (&Plan{Clients: clients, Protocols: protocols}).ClientNames()
+// VariantNames are every variant a server can run with (the defaults, "", first): each
+// algorithm, GSO mode and HyStart++ mode, alone and combined.
+func VariantNames(ccs, gsos, hystarts []string) []string {
+	var out []string
+	for _, cc := range append([]string{""}, ccs...) {
+		for _, g := range append([]string{""}, gsos...) {
+			for _, h := range append([]string{""}, hystarts...) {
+				out = append(out, Variant{CC: cc, GSO: g, HyStart: h}.Name())
+			}
+		}
+	}
+	return out
 }
 
-// ServerNames are the matrix's server columns (a server per congestion control and GSO mode
-// when swept).
+// ServerNames are the servers with each variant the run sweeps ("nginx@bbr"), for result.json.
 func (p *Plan) ServerNames() []string {
 	var out []string
 	for _, s := range p.Servers {

@@ -1,12 +1,14 @@
 package benchsuite
 
-import "math"
+import (
+	"math"
+
+	"github.com/wirelab/wirelab/internal/suite"
+)
 
 // Summary is a bench run's result.json: what it measured and its rows (bench.csv's numbers).
 type Summary struct {
-	StartTime   float64   `json:"start_time"`
-	EndTime     float64   `json:"end_time"`
-	LogDir      string    `json:"log_dir"`
+	suite.RunTimes
 	Seed        uint64    `json:"seed"`
 	Servers     []string  `json:"servers"`
 	Clients     []string  `json:"clients"`

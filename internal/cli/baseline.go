@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/run"
@@ -15,7 +16,7 @@ import (
 // did not cover stay.
 func runBaseline(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "baseline", "")
-	suite := fs.String("suite", "", "the suite: quic, h2 or grpcweb")
+	suite := fs.String("suite", "", "the suite: "+strings.Join(e.suites.Names(), ", "))
 	id := fs.String("run-id", "", "the run to take the failed cells from (out/<suite>/<run-id>/results.jsonl)")
 	out := fs.String("out", "out", "the output `folder` the run wrote to")
 	file := fs.String("file", "", "the baseline `file` to write (default conformance/<suite>/expected.yml)")
@@ -25,8 +26,8 @@ func runBaseline(_ context.Context, e *env, args []string) error {
 	switch {
 	case fs.NArg() > 0:
 		return badInputf("unexpected argument %q", fs.Arg(0))
-	case *suite != "quic" && *suite != "h2" && *suite != "grpcweb":
-		return badInputf("--suite %q: want quic, h2 or grpcweb", *suite)
+	case e.suites.Find(*suite) == nil:
+		return badInputf("--suite %q: want one of %s", *suite, strings.Join(e.suites.Names(), ", "))
 	case !run.ValidID(*id):
 		return badInputf("--run-id %q: not a valid run id", *id)
 	}

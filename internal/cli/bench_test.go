@@ -46,16 +46,16 @@ quick: {servers: [web], profiles: [lte], sizes: [1KB], repetitions: 2}
 	}
 	must(t, os.WriteFile(file, []byte(good), 0o644))
 	for args, want := range map[string]string{
-		"--servers nosuch":     "--servers: unknown server",
-		"--profiles 3g":        "--profiles: unknown profile",
-		"--sizes 1KB,3KB":      "--sizes: unknown size",
-		"--protocols h9":       "--protocols: unknown protocol",
-		"--congestion vegas":   `--congestion: unknown congestion control "vegas"`,
-		"--gso maybe":          `--gso: unknown GSO mode "maybe"`,
-		"--reps -1":            "--reps -1",
-		"--quick=yes":          "quick",
-		"--repeat 2":           "--repeat 2",
-		"--bench /nonexistent": "nonexistent",
+		"--servers nosuch":          "--servers: unknown server",
+		"--profiles 3g":             "--profiles: unknown profile",
+		"--sizes 1KB,3KB":           "--sizes: unknown size",
+		"--protocols h9":            "--protocols: unknown protocol",
+		"--congestion vegas":        `--congestion: unknown congestion control "vegas"`,
+		"--gso maybe":               `--gso: unknown GSO mode "maybe"`,
+		"--reps -1":                 "--reps -1",
+		"--quick=yes":               "quick",
+		"--repeat 2":                "--repeat 2",
+		"--bench-file /nonexistent": "nonexistent",
 	} {
 		if code, _, errOut := wl(append([]string{"bench"}, strings.Fields(args)...)...); code != ExitBadInput || !strings.Contains(errOut, want) ||
 			strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/manifest"
+	"github.com/wirelab/wirelab/internal/suite"
+	"github.com/wirelab/wirelab/internal/suites"
 )
 
 // Exit codes.
@@ -34,39 +36,52 @@ type env struct {
 	stdout, stderr io.Writer
 	root           string
 	docker         *docker.CLI
+	suites         suite.Registry
 	merging        bool // wirelab merge runs a suite over merged shard results (no cell runs)
 }
 
-func commands() []command {
-	return []command{
+// commands are the chores, then one command per registered suite, then what works on runs.
+func commands(reg suite.Registry) []command {
+	cmds := []command{
 		{"list", "list the image registry (manifests under images/) as a table or --json", runList},
 		{"versions", "per image: the pinned version next to the newest its registry (Debian, Go proxy) serves", runVersions},
 		{"images", "build images in dependency order with layer caching: images [NAME...]", runImages},
 		{"smoke", "prove the lab works here: two labelled containers talk, then nothing is left", runSmoke},
 		{"sim-check", "measure the sim's fidelity through the real topology (make sim-check)", runSimCheck},
 		{"clean", "remove containers, networks and volumes labelled by wirelab runs (--run-id ID: one run)", runClean},
-		{"quic", "QUIC/HTTP-3 interop matrix: client x server x test case through the sim (make interop)", runQuic},
-		{"h2", "HTTP/2 conformance matrix: server x section (h2spec, own flow-control cases) through the sim (make h2)", runH2},
-		{"grpcweb", "gRPC <-> gRPC-web conversion matrix: chain x server x client x case, each chain compared with direct (make grpcweb)", runGrpcweb},
-		{"bench", "protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2 and h3 per server and profile (make bench)", runBench},
+	}
+	for _, s := range reg() {
+		s := s
+		info := s.Info()
+		cmds = append(cmds, command{info.Name, info.Summary + " (make " + info.Make + ")", func(ctx context.Context, e *env, args []string) error {
+			return runSuite(ctx, e, s, args)
+		}})
+	}
+	return append(cmds, []command{
+		{"suites", "list the registered suites: name, make target, roles (--make: the make targets, for the Makefile)", runSuites},
 		{"merge", "combine --shard i/N run folders into one run: result.json, junit.xml and the table as an unsharded run writes them", runMerge},
 		{"baseline", "write a suite's known findings (conformance/<suite>/expected.yml) from a run's failed cells (make baseline)", runBaseline},
 		{"coverage", "coverage gates with gcovr: replay fuzz corpora, Go unit-test coverage, enforce coverage/gates.yml (make coverage)", runCoverage},
 		{"fuzz-seeds", "nghttp3-qpack-decoder and nghttp3-h3-conn seeds from the HTTP/3 streams of a QUIC run's http3 cells: --run DIR (make fuzz-seeds)", runFuzzSeeds},
 		{"report", "HTML dashboard out/report/index.html from the runs under out/ (make report)", runReport},
-	}
+	}...)
 }
 
 // Main runs wirelab with args (without the program name) and returns the exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return MainWith(ctx, suites.All, args, stdout, stderr)
+}
+
+// MainWith is Main over a registry of suites of the caller's (a test registers its own).
+func MainWith(ctx context.Context, reg suite.Registry, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stdout)
+		usage(stdout, reg)
 		if len(args) == 0 {
 			return ExitBadInput
 		}
 		return ExitOK
 	}
-	for _, c := range commands() {
+	for _, c := range commands(reg) {
 		if c.name != args[0] {
 			continue
 		}
@@ -75,7 +90,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "wirelab %s: %v\n", c.name, err)
 			return ExitEnvironment
 		}
-		e := &env{stdout: stdout, stderr: stderr, root: root, docker: docker.New()}
+		e := &env{stdout: stdout, stderr: stderr, root: root, docker: docker.New(), suites: reg}
 		err = c.run(ctx, e, args[1:])
 		code := exitCode(err)
 		if err != nil && !errors.Is(err, errQuiet) {
@@ -87,10 +102,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return ExitBadInput
 }
 
-func usage(w io.Writer) {
+func usage(w io.Writer, reg suite.Registry) {
 	fmt.Fprintln(w, "usage: wirelab <command> [flags]   (wirelab <command> -h for its flags)")
 	fmt.Fprintln(w)
-	for _, c := range commands() {
+	for _, c := range commands(reg) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 checks failed, 2 bad input, 3 environment (docker/compose), 130 interrupted")

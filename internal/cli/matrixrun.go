@@ -8,14 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/cellenv"
 	"github.com/wirelab/wirelab/internal/certs"
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/run"
-	"github.com/wirelab/wirelab/internal/topology"
+	"github.com/wirelab/wirelab/internal/suite"
 )
 
 // matrixFlags are the flags every matrix suite (quic, h2, ...) shares beyond the run flags.
@@ -26,23 +26,51 @@ type matrixFlags struct {
 	repeat   *int
 	baseline *string
 	shard    *string
+	planOnly *bool
+	images   *imageRefs
 	part     *matrix.Shard // --shard parsed by check
 	fs       *flagSet      // the parsed flags, recorded in run.json for wirelab merge
 	merging  bool          // wirelab merge re-summarizes shards' results: no cell may run
 }
 
-func (f *flagSet) matrixFlags(suite, repeatHelp string) matrixFlags {
-	return matrixFlags{
-		run:    f.runFlags(suite),
+// imageRefs collects repeated --image NAME=IMAGE[:roles] flags.
+type imageRefs []string
+
+func (i *imageRefs) String() string     { return strings.Join(*i, " ") }
+func (i *imageRefs) Set(v string) error { *i = append(*i, v); return nil }
+func (i *imageRefs) Repeatable()        {}
+
+// defaultRepeatHelp is what --repeat means in a suite that does not say otherwise.
+const defaultRepeatHelp = "run each cell `N` times (1..%d), one after the other, repetition i in <cell>/r<i>/ with its own seed " +
+	"derived from --seed and i (r1: --seed itself); result.json gets the majority (k > N/2 passed; a tie is failed; any " +
+	"unsupported repetition: unsupported), results.jsonl and junit.xml the pass rate k/N and flaky when 0 < k < N; cases with " +
+	"a repetition policy of their own (measurements) keep it. --resume counts a cell done only once all its repetitions are journaled"
+
+func (f *flagSet) matrixFlags(info suite.Info) matrixFlags {
+	repeatHelp := info.Repeat
+	if repeatHelp == "" {
+		repeatHelp = fmt.Sprintf(defaultRepeatHelp, matrix.MaxRepeat)
+	}
+	images := &imageRefs{}
+	f.Var(images, "image", "add an implementation by image reference: `NAME=IMAGE[:role,role]` (roles of this suite: "+
+		strings.Join(info.Roles, ", ")+"; default client,server) (repeatable)")
+	mf := matrixFlags{
+		run:    f.runFlags(info.Name),
 		seed:   f.String("seed", "", "seed for files and the sim (default: random, printed)"),
 		resume: f.Bool("resume", false, "with --run-id of an interrupted run: run only the cells missing from its results.jsonl"),
 		repeat: f.Int("repeat", 1, repeatHelp),
 		shard: f.String("shard", "", "run only part `i/N` of the matrix (N machines at once; parts balanced by the cases' "+
 			"typical seconds, the same on every machine)"),
 		part: &matrix.Shard{I: 1, N: 1}, fs: f, merging: f.e.merging,
-		baseline: f.String("baseline", "", "the known findings `file`: cells expected to fail or flake (default conformance/"+suite+
+		baseline: f.String("baseline", "", "the known findings `file`: cells expected to fail or flake (default conformance/"+info.Name+
 			"/expected.yml when it exists; none: every failed cell fails the run)"),
+		planOnly: f.Bool("plan", false, "print the plan (cells, estimate, images, baseline) after checking every input, and start nothing"),
+		images:   images,
 	}
+	if info.Jobs > 0 {
+		mf.run.Jobs, f.Lookup("j").DefValue = info.Jobs, fmt.Sprint(info.Jobs)
+	}
+	return mf
 }
 
 // shardPlan narrows the plan to this machine's part of the matrix (--shard i/N) and returns
@@ -58,7 +86,7 @@ func (m matrixFlags) shardPlan(w io.Writer, cells []matrix.PlanCell, done []matr
 	only := m.part.Pick(cells)
 	var mine []matrix.PlanCell
 	for _, c := range cells {
-		if only[matrix.Result{Server: c.Server, Client: c.Client, Case: c.Case}.Key()] {
+		if only[c.Key()] {
 			mine = append(mine, c)
 		}
 	}
@@ -89,9 +117,12 @@ func (m matrixFlags) loadBaseline(root, suite string, u matrix.Universe, ownData
 }
 
 // check validates the shared flags and returns the run's seed; runDir is where the run writes.
-func (m matrixFlags) check(runDir func() string) (uint64, error) {
+func (m matrixFlags) check(info suite.Info, runDir func() string) (uint64, error) {
 	if *m.repeat < 1 || *m.repeat > matrix.MaxRepeat {
 		return 0, badInputf("--repeat %d: want 1..%d", *m.repeat, matrix.MaxRepeat)
+	}
+	if info.NoRepeat && *m.repeat != 1 {
+		return 0, badInputf("--repeat %d: %s", *m.repeat, info.Repeat)
 	}
 	part, err := matrix.ParseShard(*m.shard)
 	if err != nil {
@@ -110,7 +141,7 @@ func (m matrixFlags) check(runDir func() string) (uint64, error) {
 			return 0, badInputf("--seed %q: want an unsigned integer", *m.seed)
 		}
 	}
-	if *m.resume {
+	if *m.resume && !*m.planOnly {
 		if _, err := os.Stat(filepath.Join(runDir(), "results.jsonl")); err != nil {
 			return 0, badInputf("--resume: %s has no results.jsonl to resume", runDir())
 		}
@@ -221,17 +252,11 @@ func names[T any](xs []T, name func(T) string) []string {
 
 // plan narrows the cells to this shard (--shard), prints the plan with its time estimate (from
 // the suite's earlier runs beside this one) and returns the shard's cells (nil: all).
-func (m *matrixRun) plan(e *env, mf matrixFlags, cells []matrix.PlanCell, repeat int) (map[string]bool, error) {
+func (m *matrixRun) plan(e *env, mf matrixFlags, cells []matrix.PlanCell, repeat int) ([]matrix.PlanCell, map[string]bool, error) {
 	plan, only, err := mf.shardPlan(e.stdout, cells, m.done)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	matrix.PrintPlan(e.stdout, matrix.EstimatePlan(plan, m.done, repeat, m.Jobs, matrix.LoadHistory(filepath.Dir(m.Dir))), m.Dir)
-	return only, nil
-}
-
-// cellEnv is the wiring every suite's cells share (the suite adds RerunFlags and its own).
-func (m *matrixRun) cellEnv(e *env, seed uint64, only map[string]bool) cellenv.Env {
-	return cellenv.Env{Run: m.Run, Compose: m.compose, Root: e.root, Alloc: &topology.Allocator{}, Journal: m.journal,
-		Progress: e.stdout, Seed: seed, CertsDir: m.certDir, Only: only}
+	return plan, only, nil
 }

@@ -43,8 +43,8 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	suite := infos[0].Suite
-	target, err := filepath.Abs(filepath.Join(*out, suite, *id))
+	suiteName := infos[0].Suite
+	target, err := filepath.Abs(filepath.Join(*out, suiteName, *id))
 	if err != nil {
 		return err
 	}
@@ -56,15 +56,10 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "merge: %d shards, %d cells -> %s\n", len(dirs), len(results), target)
-	var runSuite func(context.Context, *env, []string) error
-	for _, c := range commands() {
-		if c.name == suite {
-			runSuite = c.run
-		}
-	}
-	if runSuite == nil || !slices.Contains([]string{"quic", "h2", "grpcweb", "bench"}, suite) {
+	s := e.suites.Find(suiteName)
+	if s == nil {
 		_ = os.RemoveAll(target)
-		return badInputf("%s: suite %q is not a matrix suite", filepath.Join(dirs[0], runInfoFile), suite)
+		return badInputf("%s: suite %q is not a registered suite (%s)", filepath.Join(dirs[0], runInfoFile), suiteName, strings.Join(e.suites.Names(), ", "))
 	}
 	me := *e
 	me.merging = true
@@ -72,7 +67,7 @@ func runMerge(ctx context.Context, e *env, args []string) error {
 	if *baseline != "" {
 		suiteArgs = append(suiteArgs, "--baseline", *baseline)
 	}
-	return runSuite(ctx, &me, suiteArgs)
+	return runSuite(ctx, &me, s, suiteArgs)
 }
 
 // checkShards reads each folder's run.json: one suite, the same flags and seed, and shards 1..N

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/suite"
 )
 
 // shardDir writes a shard run folder as a --shard run leaves it: run.json, results.jsonl and a
@@ -24,8 +25,7 @@ func shardDir(t *testing.T, root, name string, info runInfo, cells ...string) st
 	for _, c := range cells {
 		must(t, os.MkdirAll(filepath.Join(dir, "quic-go_"+c, "handshake", "sim"), 0o755))
 		must(t, os.WriteFile(filepath.Join(dir, "quic-go_"+c, "handshake", "sim", "trace.pcap"), []byte(c), 0o644))
-		r := matrix.Result{Server: "quic-go", Client: c, Case: "handshake", Result: "succeeded",
-			Dir: filepath.Join(info.Dir, "quic-go_"+c, "handshake")}
+		r := matrix.Result{Cell: matrix.Cell{Server: "quic-go", Client: c, Case: "handshake"}, Result: "succeeded", Dir: filepath.Join(info.Dir, "quic-go_"+c, "handshake")}
 		b, _ := json.Marshal(r)
 		lines = append(lines, string(b))
 	}
@@ -104,7 +104,7 @@ func TestAssembleMergedMovesCellsUnderTheRun(t *testing.T) {
 // run.json records the flags that choose the matrix and the seed, not where or how fast it ran.
 func TestInvocationKeepsOnlyMatrixFlags(t *testing.T) {
 	fs := newFlags(&env{root: t.TempDir()}, "quic", "")
-	mf := fs.matrixFlags("quic", "n")
+	mf := fs.matrixFlags(suite.Info{Name: "quic"})
 	fs.String("tests", "", "")
 	_, err := fs.parse([]string{"--tests", "handshake", "--shard", "2/3", "-j", "4", "--run-id", "x", "--seed", "9", "--repeat", "2"})
 	must(t, err)
@@ -116,7 +116,7 @@ func TestInvocationKeepsOnlyMatrixFlags(t *testing.T) {
 // A merge whose shards lack a cell of the plan names the cell.
 func TestPlanCoveredNamesMissingCells(t *testing.T) {
 	cells := []matrix.PlanCell{{Cell: matrix.Cell{Server: "a", Client: "b", Case: "c"}}, {Cell: matrix.Cell{Server: "a", Client: "b", Case: "d"}}}
-	done := []matrix.Result{{Server: "a", Client: "b", Case: "c", Result: "succeeded"}}
+	done := []matrix.Result{{Cell: matrix.Cell{Server: "a", Client: "b", Case: "c"}, Result: "succeeded"}}
 	if err := planCovered(cells, done); err == nil || !strings.Contains(err.Error(), "1 cells of the matrix are in none of the shards: a_b/d") {
 		t.Errorf("%v", err)
 	}

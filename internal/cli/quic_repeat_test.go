@@ -28,7 +28,7 @@ func TestQuicBadRepeatExits2(t *testing.T) {
 			t.Errorf("--repeat %s should reach the engine check: code %d %q", v, code, errOut)
 		}
 	}
-	if code, out, _ := wl("quic", "-h"); code != 0 || !strings.Contains(out, "-repeat N") || !strings.Contains(out, "Measurements (goodput, crosstraffic) keep their own repetitions") {
+	if code, out, _ := wl("quic", "-h"); code != 0 || !strings.Contains(out, "-repeat N") || !strings.Contains(out, "cases with a repetition policy of their own (measurements) keep it") {
 		t.Errorf("help: code %d %q", code, out)
 	}
 }

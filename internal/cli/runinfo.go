@@ -30,7 +30,7 @@ type runInfo struct {
 // runLocalFlags do not choose the matrix: where and how fast one machine runs its part, and
 // which baseline judges it (the merge names its own).
 var runLocalFlags = map[string]bool{"run-id": true, "resume": true, "j": true, "out": true, "keep": true, "shard": true, "seed": true,
-	"baseline": true}
+	"baseline": true, "plan": true}
 
 // invocation is the run's matrix-choosing flags as --name=value, sorted, with the seed.
 func invocation(mf matrixFlags, seed uint64) []string {
@@ -85,7 +85,7 @@ func planCovered(cells []matrix.PlanCell, done []matrix.Result) error {
 	}
 	var missing []string
 	for _, c := range cells {
-		if !have[matrix.Result{Server: c.Server, Client: c.Client, Case: c.Case}.Key()] {
+		if !have[c.Key()] {
 			missing = append(missing, c.Label())
 		}
 	}

@@ -88,7 +88,7 @@ func BenchTable(results []matrix.Result) ([]BenchRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		server, chain, _ := strings.Cut(r.Server, "@")
+		server, chain := r.Server, r.Get(AxisChain)
 		for _, m := range ms {
 			if chain == DirectChain {
 				direct[key{server, m.Metric}] = m.Value

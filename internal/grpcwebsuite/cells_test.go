@@ -12,8 +12,8 @@ import (
 	"github.com/wirelab/wirelab/internal/matrix"
 )
 
-func testMatrix(kinds ...string) Matrix {
-	m := Matrix{
+func testMatrix(kinds ...string) *Matrix {
+	m := &Matrix{converters: map[string]string{"conv": "wirelab/conv", "proxy": "wirelab/proxy"}, rtt: 50 * time.Millisecond, profile: "ideal",
 		Chains: []*Chain{{Name: "direct"}, {Name: "wirelab", Edge: "conv", Origin: "conv"},
 			{Name: "wirelab-text", Edge: "conv", Origin: "conv", EdgeParams: "--text"}, {Name: "proxy", Edge: "conv", Origin: "proxy"}},
 		Servers: []Image{{Name: "grpc-go"}}, Clients: []Image{{Name: "grpc-go"}},
@@ -25,10 +25,10 @@ func testMatrix(kinds ...string) Matrix {
 	return m
 }
 
-func cellNames(cells []matrix.Cell) []string {
+func cellNames(cells []matrix.PlanCell) []string {
 	var out []string
 	for _, c := range cells {
-		out = append(out, c.Server+" "+c.Client)
+		out = append(out, c.Slot()+" "+c.Client)
 	}
 	return out
 }
@@ -52,7 +52,6 @@ func TestCellsByKind(t *testing.T) {
 
 // The layout starts what the kind needs and sends the client to the right hop.
 func TestLayoutByKind(t *testing.T) {
-	r := &Runner{Converters: map[string]string{"conv": "wirelab/conv", "proxy": "wirelab/proxy"}, RTT: 50 * time.Millisecond}
 	m := testMatrix()
 	direct, wirelab := m.Chains[0], m.Chains[1]
 	probe := m.Probes[0]
@@ -69,10 +68,13 @@ func TestLayoutByKind(t *testing.T) {
 		{wirelab, &Case{Kind: KindEdge, Down: true}, "edge:443", "wirelab/probe", "edge origin", "edge:443"},
 		{wirelab, &Case{Kind: KindOrigin}, "origin:80", "wirelab/conv", "server origin", "server:443 origin:80"},
 	} {
-		env, services, waits := r.layout(tc.chain, probe, probe, tc.c)
-		var listen []string
-		for _, w := range waits {
-			listen = append(listen, fmt.Sprintf("%s:%d", w.service, w.port))
+		env, peers := m.layout(tc.chain, probe, probe, tc.c, 1, "certs")
+		var listen, services []string
+		for _, p := range peers {
+			services = append(services, p.Service)
+			if p.Listen != "" {
+				listen = append(listen, fmt.Sprintf("%s:%d", p.Service, p.Port))
+			}
 		}
 		if env["GRPC_TARGET"] != tc.target || env["ORIGIN_IMAGE"] != tc.origin || strings.Join(services, " ") != tc.services ||
 			strings.Join(listen, " ") != tc.listen || env["PROBE_RTT"] != "50ms" {
@@ -93,7 +95,7 @@ func TestBenchTable(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(d, benchFile), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return matrix.Result{Server: "grpc-go@" + chain, Client: "probe", Case: "bench", Result: matrix.Succeeded, Dir: d}
+		return matrix.Result{Cell: matrix.Cell{Server: "grpc-go", Client: "probe", Case: "bench", Axes: map[string]string{AxisChain: chain}}, Result: matrix.Succeeded, Dir: d}
 	}
 	rows, err := BenchTable([]matrix.Result{
 		write("wirelab", `{"metric":"unary_1k_p50_us","value":300}`+"\n"),

@@ -67,7 +67,7 @@ func TestLoadRejectsBadEntries(t *testing.T) {
 // The oracle: a chain fails where it differs from direct, either way.
 func TestCompareWithDirect(t *testing.T) {
 	r := func(chain, result, reason string) matrix.Result {
-		return matrix.Result{Server: "s@" + chain, Client: "c", Case: "k", Result: result, Reason: reason}
+		return matrix.Result{Cell: matrix.Cell{Server: "s", Client: "c", Case: "k", Axes: map[string]string{AxisChain: chain}}, Result: result, Reason: reason}
 	}
 	for _, tc := range []struct {
 		direct, chain, want, reason string

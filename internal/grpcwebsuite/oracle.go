@@ -1,28 +1,23 @@
 package grpcwebsuite
 
-import (
-	"strings"
-
-	"github.com/wirelab/wirelab/internal/matrix"
-)
+import "github.com/wirelab/wirelab/internal/matrix"
 
 // CompareWithDirect holds every converter chain's cell to the direct chain's outcome for the same
 // server, client and case (the oracle): a chain that fails where direct passes lost gRPC
 // semantics; a chain that passes where direct fails hid an error the server returned (a status
 // turned into success), and fails too. Where both fail alike the reason says so.
 func CompareWithDirect(results []matrix.Result) []matrix.Result {
-	direct := map[[3]string]matrix.Result{}
+	direct := map[string]matrix.Result{}
 	for _, r := range results {
-		if server, chain, _ := strings.Cut(r.Server, "@"); chain == DirectChain {
-			direct[[3]string{server, r.Client, r.Case}] = r
+		if r.Get(AxisChain) == DirectChain {
+			direct[r.Key()] = r
 		}
 	}
 	out := make([]matrix.Result, len(results))
 	for i, r := range results {
 		out[i] = r
-		server, chain, _ := strings.Cut(r.Server, "@")
-		d, ok := direct[[3]string{server, r.Client, r.Case}]
-		if chain == DirectChain || !ok || r.Result == matrix.Unsupported || d.Result == matrix.Unsupported {
+		d, ok := direct[r.With(AxisChain, DirectChain).Key()]
+		if r.Get(AxisChain) == DirectChain || !ok || r.Result == matrix.Unsupported || d.Result == matrix.Unsupported {
 			continue
 		}
 		switch {

@@ -10,103 +10,71 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/capture"
+	"github.com/wirelab/wirelab/internal/jsonfile"
+	"github.com/wirelab/wirelab/internal/lifecycle"
 	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/suite"
 	"github.com/wirelab/wirelab/internal/topology"
 )
 
-// runOnce runs one server x section cell once with its output in dir: sim and server first,
-// the client once the server listens on TCP 443; then the cell is fenced (endpoints, then the
-// sim, which seals its traces) before the client's report is read.
-func (r *Runner) runOnce(ctx context.Context, s Server, sec *Section, dir string) (res matrix.Result) {
-	res.Result = matrix.Failed
-	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch
-	if err := WriteContent(filepath.Join(dir, "www"), r.Seed); err != nil {
-		res.Reason = err.Error()
-		return res
+// memoryFile is where a probe cell keeps the server's memory samples over the probe.
+const memoryFile = "server-memory.json"
+
+// memoryRecord is the server's memory over a probe: the first sample, the peak, how many.
+type memoryRecord struct {
+	First   int64 `json:"first_bytes"`
+	Peak    int64 `json:"peak_bytes"`
+	Samples int   `json:"samples"`
+}
+
+// Layout implements suite.Matrix: sim and server, the section's client once the server listens
+// on TCP 443; a probe's server memory is sampled while the client runs.
+func (m *Matrix) Layout(ctx context.Context, r *suite.Run, cell matrix.Cell, seed uint64, dir string) (lifecycle.Layout, error) {
+	s, sec := m.byServer[cell.Server], m.bySection[cell.Case]
+	l := lifecycle.Layout{Name: []string{s.Name, sec.Name}, Limit: m.limit(sec),
+		Rerun: fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s%s", s.Name, sec.Name, seed, m.profile, m.rerunFlags)}
+	if err := WriteContent(filepath.Join(dir, "www"), seed); err != nil {
+		return l, err
 	}
 	params := sec.Params
 	switch sec.Client {
 	case ClientH2spec:
-		params = fmt.Sprintf("--timeout %d %s", r.h2specTimeout(sec), sec.Params)
+		params = fmt.Sprintf("--timeout %d %s", m.h2specTimeout(sec), sec.Params)
 	case ClientH2check:
-		params = fmt.Sprintf("%s -timeout %.2f", sec.Params, r.h2checkScale(sec))
+		params = fmt.Sprintf("%s -timeout %.2f", sec.Params, m.h2checkScale(sec))
 	}
-	cell, release, err := r.Alloc.AllocateCell(ctx, r.Run, r.Compose, r.Root, dir, map[string]string{
+	l.Env = map[string]string{
 		"CLIENT_IMAGE": "wirelab/" + sec.Client + ":latest", "SERVER_IMAGE": s.Image,
 		"TESTCASE": sec.Testcase, "SERVER_TESTCASE": "h2", "CLIENT_PARAMS": strings.TrimSpace(params),
-		"SIM_PROFILE": r.profile(sec), "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": r.CertsDir,
+		"SIM_PROFILE": m.profileOf(sec), "SIM_SEED": strconv.FormatUint(seed, 10), "CERTS_DIR": r.CertsDir,
 		"SIM_TCP_SNAP": "0", // HTTP/2 rides TCP: the traces keep it whole, to be decrypted
-	}, s.Name, sec.Name)
-	if err != nil {
-		res.Reason = err.Error()
-		return res
 	}
-	defer release()
-	res.Rerun = fmt.Sprintf("wirelab h2 --servers %s --cases %s --seed %d --profile %s%s", s.Name, sec.Name, r.Seed, r.Profile, r.RerunFlags)
-	_ = cell.WriteRerun(res.Rerun)
-	defer func() {
-		if err := cell.Close(); err != nil && res.Reason == "" {
-			res.Reason = err.Error()
-		}
-	}()
-	if err := cell.StartServer(ctx, "tcp"); err != nil {
-		if res.Reason = err.Error(); err == topology.ErrServerUnsupported {
-			res.Result = matrix.Unsupported
-		}
-		return res
-	}
-	var mem *topology.MemorySampler
+	l.Peers = []lifecycle.Peer{{Service: "server", Listen: "tcp", Port: 443}}
 	if sec.Client == ClientH2probe { // a probe's verdict includes how far the server's memory grew
-		mem = cell.SampleMemory(ctx, "server", 500*time.Millisecond)
+		var mem *topology.MemorySampler
+		l.Started = func(ctx context.Context, c *topology.Cell) error {
+			mem = c.SampleMemory(ctx, "server", 500*time.Millisecond)
+			return nil
+		}
+		l.Finished = func(_ context.Context, _ *topology.Cell) error {
+			first, peak, n := mem.Stop()
+			return jsonfile.Write(filepath.Join(dir, memoryFile), memoryRecord{First: first, Peak: peak, Samples: n})
+		}
 	}
-	err = cell.Up(ctx)
-	code := -1
-	if err == nil {
-		code, err = cell.WaitExit(ctx, "client", r.limit(sec))
-	}
-	var memGrowth int64
-	if mem != nil {
-		first, peak, _ := mem.Stop()
-		memGrowth = peak - first
-	}
-	if ctx.Err() != nil {
-		return res
-	}
-	// A server that died under the client is the finding, whatever the client concluded.
-	if state, _ := cell.State(context.Background(), "server"); !strings.HasPrefix(state, "running") {
-		res.Reason = fmt.Sprintf("the server died during the cell (%s): %s", state, cell.LastLogLine("server"))
-		return res
-	}
-	if err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	if code == 127 {
-		res.Result, res.Reason = matrix.Unsupported, "the client answered 127 (test case not supported)"
-		return res
-	}
-	if err := cell.Fence(ctx); err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	r.decryptedTrace(ctx, dir)
-	v := r.verdict(dir, sec, code, cell, memGrowth)
-	res.Result, res.Reason, res.Details, res.Values = v.result, v.reason, v.details, v.values
-	return res
+	return l, nil
 }
 
-type verdict struct {
-	result, reason, details string
-	values                  []float64
-}
-
-// verdict reads the client's report from the fenced cell: h2spec's JUnit, or the report.json /
-// upload.json of wirelab's own clients. No report is a failure naming the client's last words.
-func (r *Runner) verdict(dir string, sec *Section, code int, cell *topology.Cell, memGrowth int64) verdict {
-	noReport := func(err error) verdict {
-		return verdict{result: matrix.Failed, reason: fmt.Sprintf("%s (exit %d): %v; %s", sec.Client, code, err, cell.LastLogLine("client"))}
+// Verdict implements suite.Matrix: the client's report from the fenced cell — h2spec's JUnit,
+// or the report.json / upload.json of wirelab's own clients. No report is a failure naming the
+// client's last words.
+func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev lifecycle.Evidence) matrix.Result {
+	sec := m.bySection[cell.Case]
+	m.decryptedTrace(ctx, ev.Dir)
+	noReport := func(err error) matrix.Result {
+		return matrix.Result{Result: matrix.Failed, Reason: fmt.Sprintf("%s (exit %d): %v; %s", sec.Client, ev.ClientExit, err, ev.ClientWords)}
 	}
-	logs := filepath.Join(dir, "client")
+	logs := filepath.Join(ev.Dir, "client")
+	var v matrix.Result
 	switch sec.Client {
 	case ClientH2spec:
 		cases, err := ReadH2specJUnit(filepath.Join(logs, "junit.xml"))
@@ -114,45 +82,46 @@ func (r *Runner) verdict(dir string, sec *Section, code int, cell *topology.Cell
 			return noReport(err)
 		}
 		passed, reason, details := H2specVerdict(cases)
+		v.Result, v.Reason, v.Details = matrix.Failed, reason, details
 		if passed {
-			return verdict{result: matrix.Succeeded, details: details}
+			v.Result, v.Reason = matrix.Succeeded, ""
 		}
-		return verdict{result: matrix.Failed, reason: reason, details: details}
 	case ClientH2upload:
 		u, err := ReadUpload(filepath.Join(logs, "upload.json"))
 		if err != nil {
 			return noReport(err)
 		}
-		v := verdict{}
-		v.result, v.reason, v.values, v.details = u.Verdict()
-		return v
+		v.Result, v.Reason, v.Values, v.Details = u.Verdict()
 	case ClientH2probe:
 		p, err := ReadProbeReport(filepath.Join(logs, "report.json"), sec.Name)
 		if err != nil {
 			return noReport(err)
 		}
-		v := verdict{}
-		v.result, v.reason, v.details = p.Verdict(memGrowth)
-		return v
+		var mem memoryRecord
+		if err := jsonfile.Read(filepath.Join(ev.Dir, memoryFile), &mem); err != nil {
+			return noReport(err)
+		}
+		v.Result, v.Reason, v.Details = p.Verdict(mem.Peak - mem.First)
 	default:
 		c, err := ReadH2checkReport(filepath.Join(logs, "report.json"), sec.Name)
 		if err != nil {
 			return noReport(err)
 		}
-		return verdict{result: c.Matrix(), reason: c.Reason}
+		v.Result, v.Reason = c.Matrix(), c.Reason
 	}
+	return v
 }
 
 // decryptedTrace leaves the server-side trace as sim/trace_node_right.pcapng with the cell's
 // TLS secrets embedded (opens decrypted in Wireshark), when an endpoint wrote a keylog: h2spec
 // writes none, so an h2spec cell is decrypted only where the server keylogs (go-h2, nodejs-h2).
 // The verdicts do not read it: a missing pcapng costs the reader, not the verdict.
-func (r *Runner) decryptedTrace(ctx context.Context, dir string) {
+func (m *Matrix) decryptedTrace(ctx context.Context, dir string) {
 	keys, err := capture.MergeKeylogs(dir)
-	if err != nil || keys == "" || r.Tshark == nil {
+	if err != nil || keys == "" || m.tshark == nil {
 		return
 	}
-	if err := r.Tshark.InjectSecrets(ctx, filepath.Join(dir, "sim", "trace_node_right.pcap"), keys,
+	if err := m.tshark.InjectSecrets(ctx, filepath.Join(dir, "sim", "trace_node_right.pcap"), keys,
 		filepath.Join(dir, "sim", "trace_node_right.pcapng")); err != nil {
 		_ = os.WriteFile(filepath.Join(dir, "sim", "pcapng-error.txt"), []byte(err.Error()+"\n"), 0o644)
 	}

@@ -77,7 +77,7 @@ func TestH1UploadNeedsHTTP11(t *testing.T) {
 	if ok, _ := (Server{Name: "nginx"}).supports(h1); !ok {
 		t.Fatal("a server without alpn.h2 speaks both")
 	}
-	cells := PlanCells([]Server{only}, []*Section{h1, h2})
+	cells := (&Matrix{servers: []Server{only}, sections: []*Section{h1, h2}}).Cells()
 	if !cells[0].Skip || cells[1].Skip {
 		t.Fatalf("%+v", cells)
 	}

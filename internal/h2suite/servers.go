@@ -10,6 +10,7 @@ import (
 type Server struct {
 	Name, Image, URL string
 	ALPN             []string // what it accepts (manifest alpn.h2); nil: h2 and http/1.1
+	Manifest         bool     // built from images/ (not given by reference with --image)
 }
 
 // Speaks reports whether the server accepts the application protocol (h2, http/1.1).
@@ -39,7 +40,7 @@ func ServersFromManifests(ms []*manifest.Manifest) []Server {
 	var out []Server
 	for _, m := range ms {
 		if m.Plays("h2", "server") {
-			out = append(out, Server{Name: m.Name, Image: m.Ref(), URL: m.Implementation.Source, ALPN: m.ALPN["h2"]})
+			out = append(out, Server{Name: m.Name, Image: m.Ref(), URL: m.Implementation.Source, ALPN: m.ALPN["h2"], Manifest: m.Dir != ""})
 		}
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })

@@ -1,17 +1,19 @@
 package h2suite
 
-import "github.com/wirelab/wirelab/internal/matrix"
+import (
+	"github.com/wirelab/wirelab/internal/matrix"
+
+	"github.com/wirelab/wirelab/internal/suite"
+)
 
 // Summary is the h2 run's result.json: the sections, and per server each section's verdict.
 type Summary struct {
-	StartTime float64                `json:"start_time"`
-	EndTime   float64                `json:"end_time"`
-	LogDir    string                 `json:"log_dir"`
-	Profile   string                 `json:"profile"`
-	Servers   []string               `json:"servers"`
-	URLs      map[string]string      `json:"urls"`
-	Sections  map[string]SectionInfo `json:"sections"`
-	Results   []ServerResults        `json:"results"`
+	suite.RunTimes
+	Profile  string                 `json:"profile"`
+	Servers  []string               `json:"servers"`
+	URLs     map[string]string      `json:"urls"`
+	Sections map[string]SectionInfo `json:"sections"`
+	Results  []ServerResults        `json:"results"`
 }
 
 // SectionInfo describes a section in result.json.

@@ -22,13 +22,13 @@ func TestUploadRowsPairFlagAndNote(t *testing.T) {
 	}
 	dir := t.TempDir()
 	res := []matrix.Result{
-		{Server: "a", Case: "uf1", Result: matrix.Succeeded, Values: []float64{100, 90, 110}},
-		{Server: "a", Case: "uf2", Result: matrix.Succeeded, Values: []float64{40, 50, 45}, Dir: dir},
-		{Server: "a", Case: "us1", Result: matrix.Succeeded, Values: []float64{4.8}},
-		{Server: "a", Case: "us2", Result: matrix.Succeeded, Values: []float64{3.0}, Dir: dir},
-		{Server: "b", Case: "uf1", Result: matrix.Succeeded, Values: []float64{100}},
-		{Server: "b", Case: "uf2", Result: matrix.Failed, Reason: "1 of 5 uploads failed", Values: []float64{95}, Dir: dir},
-		{Server: "a", Case: "h2spec", Result: matrix.Failed},
+		{Cell: matrix.Cell{Server: "a", Case: "uf1"}, Result: matrix.Succeeded, Values: []float64{100, 90, 110}},
+		{Cell: matrix.Cell{Server: "a", Case: "uf2"}, Result: matrix.Succeeded, Values: []float64{40, 50, 45}, Dir: dir},
+		{Cell: matrix.Cell{Server: "a", Case: "us1"}, Result: matrix.Succeeded, Values: []float64{4.8}},
+		{Cell: matrix.Cell{Server: "a", Case: "us2"}, Result: matrix.Succeeded, Values: []float64{3.0}, Dir: dir},
+		{Cell: matrix.Cell{Server: "b", Case: "uf1"}, Result: matrix.Succeeded, Values: []float64{100}},
+		{Cell: matrix.Cell{Server: "b", Case: "uf2"}, Result: matrix.Failed, Reason: "1 of 5 uploads failed", Values: []float64{95}, Dir: dir},
+		{Cell: matrix.Cell{Server: "a", Case: "h2spec"}, Result: matrix.Failed},
 	}
 	rows := UploadRows(context.Background(), &quictrace.Runner{}, secs, res)
 	if len(rows) != 3 {

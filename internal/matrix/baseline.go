@@ -20,14 +20,16 @@ type Baseline struct {
 	Expected []*Expectation `yaml:"expected"`
 }
 
-// Expectation is one entry: cells (server, client and case are path.Match globs) and what they
-// do.
+// Expectation is one entry: the cells it covers, a path.Match glob per axis (server, client
+// and case always; the suite's own axes and sub when given, by name), and what they do.
 type Expectation struct {
-	Server string `yaml:"server"`
-	Client string `yaml:"client"`
-	Case   string `yaml:"case"`
-	Status string `yaml:"status"` // fail or flaky
-	Reason string `yaml:"reason"` // the finding, one line
+	Server string            `yaml:"server"`
+	Client string            `yaml:"client"`
+	Case   string            `yaml:"case"`
+	Sub    string            `yaml:"sub,omitempty"`
+	Axes   map[string]string `yaml:",inline"` // the suite's own axes: chain: wirelab
+	Status string            `yaml:"status"`  // fail or flaky
+	Reason string            `yaml:"reason"`  // the finding, one line
 }
 
 // Expectation statuses.
@@ -36,9 +38,27 @@ const (
 	ExpectFlaky = "flaky"
 )
 
-// Universe is every name a suite's cells can have (unfiltered): an entry that matches none is
-// stale and could hide nothing.
-type Universe struct{ Servers, Clients, Cases []string }
+// Universe is every value each axis of a suite's cells can have (unfiltered), by axis name: an
+// entry that matches none is stale and could hide nothing. Axes it does not name are not
+// checked (sub-cases are known only once they ran).
+type Universe map[string][]string
+
+// globs are the entry's axis globs by name; an axis it does not name matches anything.
+func (x *Expectation) globs() []Axis {
+	out := []Axis{{AxisServer, x.Server}, {AxisClient, x.Client}, {AxisCase, x.Case}}
+	var names []string
+	for n := range x.Axes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		out = append(out, Axis{n, x.Axes[n]})
+	}
+	if x.Sub != "" {
+		out = append(out, Axis{AxisSub, x.Sub})
+	}
+	return out
+}
 
 // LoadBaseline reads a baseline file and checks every entry against the suite's universe; a bad
 // or stale entry is an error naming the file, the entry and the field. An empty universe skips
@@ -64,22 +84,35 @@ func LoadBaseline(file string, u Universe) (*Baseline, error) {
 		if strings.TrimSpace(x.Reason) == "" {
 			return nil, bad("reason", "missing (the finding that explains the cell)")
 		}
-		for _, f := range []struct {
-			field, glob string
-			names       []string
-		}{{"server", x.Server, u.Servers}, {"client", x.Client, u.Clients}, {"case", x.Case, u.Cases}} {
-			if f.glob == "" {
-				return nil, bad(f.field, "missing (a name or a glob such as *)")
+		for _, g := range x.globs() {
+			values, known := u[g.Name]
+			if g.Value == "" {
+				return nil, bad(g.Name, "missing (a name or a glob such as *)")
 			}
-			if _, err := path.Match(f.glob, ""); err != nil {
-				return nil, bad(f.field, "%q: %v", f.glob, err)
+			if _, err := path.Match(g.Value, ""); err != nil {
+				return nil, bad(g.Name, "%q: %v", g.Value, err)
 			}
-			if len(u.Servers)+len(u.Clients)+len(u.Cases) > 0 && !matchesAny(f.glob, f.names) {
-				return nil, bad(f.field, "%q matches no %s of this suite: a stale entry hides nothing, remove it", f.glob, f.field)
+			if len(u) == 0 || g.Name == AxisSub {
+				continue
+			}
+			if !known {
+				return nil, bad(g.Name, "this suite has no axis %q (its axes: %s)", g.Name, strings.Join(u.axes(), ", "))
+			}
+			if !matchesAny(g.Value, values) {
+				return nil, bad(g.Name, "%q matches no %s of this suite: a stale entry hides nothing, remove it", g.Value, g.Name)
 			}
 		}
 	}
 	return b, nil
+}
+
+func (u Universe) axes() []string {
+	var out []string
+	for n := range u {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func matchesAny(glob string, names []string) bool {
@@ -91,13 +124,24 @@ func matchesAny(glob string, names []string) bool {
 	return false
 }
 
+// covers reports whether the entry covers the cell: every axis it names matches, and an entry
+// without sub covers whole cells only (a sub-case needs an entry naming it).
+func (x *Expectation) covers(c Cell) bool {
+	if (x.Sub == "") != (c.Sub == "") {
+		return false
+	}
+	for _, g := range x.globs() {
+		if ok, _ := path.Match(g.Value, c.Get(g.Name)); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // match is the first entry covering r's cell, or nil.
 func (b *Baseline) match(r Result) *Expectation {
 	for _, x := range b.Expected {
-		s, _ := path.Match(x.Server, r.Server)
-		c, _ := path.Match(x.Client, r.Client)
-		k, _ := path.Match(x.Case, r.Case)
-		if s && c && k {
+		if x.covers(r.Cell) {
 			return x
 		}
 	}
@@ -152,7 +196,7 @@ func WriteBaseline(file string, results []Result, old *Baseline) error {
 		if r.Result != Failed && !r.Flaky() {
 			continue
 		}
-		e := &Expectation{Server: r.Server, Client: r.Client, Case: r.Case, Status: ExpectFail, Reason: oneLine(r.Reason)}
+		e := &Expectation{Server: r.Server, Client: r.Client, Case: r.Case, Sub: r.Sub, Axes: r.Axes, Status: ExpectFail, Reason: oneLine(r.Reason)}
 		if r.Flaky() {
 			e.Status = ExpectFlaky
 		}
@@ -170,12 +214,13 @@ func WriteBaseline(file string, results []Result, old *Baseline) error {
 	}
 	sort.SliceStable(b.Expected, func(i, j int) bool {
 		a, c := b.Expected[i], b.Expected[j]
-		return a.Server+"|"+a.Client+"|"+a.Case < c.Server+"|"+c.Client+"|"+c.Case
+		return fmt.Sprint(a.globs()) < fmt.Sprint(c.globs())
 	})
 	var buf bytes.Buffer
 	buf.WriteString("# Cells expected to fail or to flake, each with the finding that explains it (written by\n" +
 		"# `make baseline`; edit the reasons). A run fails only on a failed cell no entry expects; an\n" +
-		"# entry that matches no cell of the suite is an error. server/client/case are globs.\n")
+		"# entry that matches no cell of the suite is an error. Every axis (server, client, case, the\n" +
+		"# suite's own such as chain, sub) is a glob; an axis an entry does not name matches any value.\n")
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(b); err != nil {

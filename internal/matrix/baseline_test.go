@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-var testUniverse = Universe{Servers: []string{"haproxy", "nginx"}, Clients: []string{"quic-go", "aioquic"}, Cases: []string{"handshake", "transfer"}}
+var testUniverse = Universe{AxisServer: {"haproxy", "nginx"}, AxisClient: {"quic-go", "aioquic"}, AxisCase: {"handshake", "transfer"}}
 
 func writeFile(t *testing.T, body string) string {
 	t.Helper()
@@ -26,7 +26,7 @@ func TestLoadBaselineRejectsBadEntries(t *testing.T) {
 		"expected: [{server: caddy, client: '*', case: transfer, status: fail, reason: x}]":         "expected[0].server: \"caddy\" matches no server",
 		"expected: [{server: haproxy, client: '[', case: transfer, status: fail, reason: x}]":       "expected[0].client",
 		"expected: [{server: haproxy, client: '*', case: zerortt, status: fail, reason: x}]":        "expected[0].case",
-		"expected: [{server: haproxy, client: '*', case: transfer, status: fail, reason: x, y: 1}]": "field y not found",
+		"expected: [{server: haproxy, client: '*', case: transfer, status: fail, reason: x, y: 1}]": "expected[0].y: this suite has no axis \"y\"",
 	} {
 		if _, err := LoadBaseline(writeFile(t, body), testUniverse); err == nil || !strings.Contains(err.Error(), want) ||
 			!strings.Contains(err.Error(), "expected.yml") {
@@ -46,7 +46,7 @@ func TestBaselineCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := func(server, client, c, result string) Result {
-		return Result{Server: server, Client: client, Case: c, Result: result}
+		return Result{Cell: Cell{Server: server, Client: client, Case: c}, Result: result}
 	}
 	rep := b.Compare([]Result{
 		r("haproxy", "quic-go", "transfer", Failed),     // expected
@@ -74,10 +74,10 @@ func TestWriteBaselineRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	results := []Result{
-		{Server: "haproxy", Client: "quic-go", Case: "transfer", Result: Failed, Reason: "x"},
-		{Server: "nginx", Client: "aioquic", Case: "transfer", Result: Failed, Reason: "stream   reset\nby peer"},
-		{Server: "haproxy", Client: "aioquic", Case: "handshake", Result: Succeeded},
-		{Server: "nginx", Client: "aioquic", Case: "handshake", Result: Succeeded},
+		{Cell: Cell{Server: "haproxy", Client: "quic-go", Case: "transfer"}, Result: Failed, Reason: "x"},
+		{Cell: Cell{Server: "nginx", Client: "aioquic", Case: "transfer"}, Result: Failed, Reason: "stream   reset\nby peer"},
+		{Cell: Cell{Server: "haproxy", Client: "aioquic", Case: "handshake"}, Result: Succeeded},
+		{Cell: Cell{Server: "nginx", Client: "aioquic", Case: "handshake"}, Result: Succeeded},
 	}
 	p := filepath.Join(t.TempDir(), "expected.yml")
 	if err := WriteBaseline(p, results, old); err != nil {

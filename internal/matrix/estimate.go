@@ -103,7 +103,7 @@ func median(xs []float64) float64 {
 // timed it: the median of the same client x server x case, else of the same case, else the
 // case's typical seconds, else defaultCellSeconds.
 func (h History) runSeconds(c PlanCell) (float64, bool) {
-	if xs := h.cell[key(c.Client, c.Server, c.Case)]; len(xs) > 0 {
+	if xs := h.cell[c.Key()]; len(xs) > 0 {
 		return median(xs), true
 	}
 	if xs := h.byCase[c.Case]; len(xs) > 0 {
@@ -119,7 +119,8 @@ func (h History) runSeconds(c PlanCell) (float64, bool) {
 type PlanCell struct {
 	Cell
 	Skip           bool    // unsupported before it runs (a manifest says so): no time
-	Measurement    bool    // runs its own repetitions, once whatever --repeat says
+	Why            string  // why it is skipped
+	Policy         Policy  // how often its topology runs and how the runs decide
 	TypicalSeconds float64 // the case's usual wall time when no earlier run timed it; 0: unknown
 	Group          string  // cells that must share a shard (compared with each other); "": alone
 }
@@ -130,7 +131,7 @@ type Plan struct {
 	Done        int // already in results.jsonl (--resume)
 	Runnable    int // to run
 	Unsupported int // to skip: unsupported by a manifest
-	Measuring   int // runnable measurement cells (their own repetitions, not --repeat's)
+	Measuring   int // runnable cells with a policy of their own (a measurement's repetitions, not --repeat's)
 	FromHistory int // runnable cells timed by earlier runs; the rest by typical seconds
 	Repeat      int
 	Jobs        int
@@ -138,8 +139,9 @@ type Plan struct {
 }
 
 // EstimatePlan counts the cells still to run and estimates the wall time: each runnable cell's
-// expected time (runSeconds, times repeat for a non-measurement cell, whose repetitions run one
-// after the other), summed and divided by jobs — but never less than the longest cell.
+// expected time (runSeconds times its policy's repetitions, which run one after the other),
+// summed and divided by jobs — but never less than the longest cell. repeat is the run's
+// --repeat, for the plan's words.
 func EstimatePlan(cells []PlanCell, done []Result, repeat, jobs int, h History) Plan {
 	repeat, jobs = max(1, repeat), max(1, jobs)
 	p := Plan{Repeat: repeat, Jobs: jobs}
@@ -151,7 +153,7 @@ func EstimatePlan(cells []PlanCell, done []Result, repeat, jobs int, h History) 
 	for _, c := range cells {
 		p.Cells++
 		switch {
-		case have[key(c.Client, c.Server, c.Case)]:
+		case have[c.Key()]:
 			p.Done++
 			continue
 		case c.Skip:
@@ -163,11 +165,11 @@ func EstimatePlan(cells []PlanCell, done []Result, repeat, jobs int, h History) 
 		if timed {
 			p.FromHistory++
 		}
-		if c.Measurement {
+		pol := c.Policy.Or(repeat)
+		if pol.Mode != Majority {
 			p.Measuring++
-		} else {
-			secs *= float64(repeat)
 		}
+		secs *= float64(max(1, pol.N))
 		sum += secs
 		longest = max(longest, secs)
 	}

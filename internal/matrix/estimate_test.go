@@ -12,10 +12,10 @@ import (
 var estCells = []PlanCell{
 	{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, TypicalSeconds: 10},
 	{Cell: Cell{Server: "s", Client: "c", Case: "retry"}, TypicalSeconds: 20},
-	{Cell: Cell{Server: "s", Client: "c", Case: "goodput"}, Measurement: true, TypicalSeconds: 100},
+	{Cell: Cell{Server: "s", Client: "c", Case: "goodput"}, Policy: Policy{Mode: AllMustPass, N: 1}, TypicalSeconds: 100},
 	{Cell: Cell{Server: "nginx", Client: "c", Case: "handshake"}, TypicalSeconds: 10},
 	{Cell: Cell{Server: "nginx", Client: "c", Case: "retry"}, Skip: true, TypicalSeconds: 20},
-	{Cell: Cell{Server: "nginx", Client: "c", Case: "goodput"}, Skip: true, Measurement: true, TypicalSeconds: 100},
+	{Cell: Cell{Server: "nginx", Client: "c", Case: "goodput"}, Skip: true, Policy: Policy{Mode: AllMustPass, N: 1}, TypicalSeconds: 100},
 }
 
 func on(server string, i int) PlanCell { c := estCells[i]; c.Server = server; return c }
@@ -35,16 +35,15 @@ func TestEstimateWithoutHistoryUsesTypical(t *testing.T) {
 // The same cell's earlier times beat the case's other pairs, which beat typical_seconds.
 func TestEstimateHistoryBeatsTypical(t *testing.T) {
 	var h History
-	h.Add(Result{Client: "c", Server: "s", Case: "handshake", Result: Succeeded, Seconds: 4})
-	h.Add(Result{Client: "c", Server: "s", Case: "handshake", Result: Failed, Seconds: 6})
-	h.Add(Result{Client: "c", Server: "s", Case: "handshake", Result: Succeeded, Seconds: 50})
-	h.Add(Result{Client: "x", Server: "y", Case: "handshake", Result: Succeeded, Seconds: 1000})
-	h.Add(Result{Client: "x", Server: "y", Case: "retry", Result: Succeeded, Seconds: 3})
-	h.Add(Result{Client: "x", Server: "z", Case: "retry", Result: Unsupported, Seconds: 1}) // not a time for retry
-	h.Add(Result{Client: "x", Server: "z", Case: "retry", Result: Failed, Seconds: 0})      // compliance: no time
+	h.Add(Result{Cell: Cell{Client: "c", Server: "s", Case: "handshake"}, Result: Succeeded, Seconds: 4})
+	h.Add(Result{Cell: Cell{Client: "c", Server: "s", Case: "handshake"}, Result: Failed, Seconds: 6})
+	h.Add(Result{Cell: Cell{Client: "c", Server: "s", Case: "handshake"}, Result: Succeeded, Seconds: 50})
+	h.Add(Result{Cell: Cell{Client: "x", Server: "y", Case: "handshake"}, Result: Succeeded, Seconds: 1000})
+	h.Add(Result{Cell: Cell{Client: "x", Server: "y", Case: "retry"}, Result: Succeeded, Seconds: 3})
+	h.Add(Result{Cell: Cell{Client: "x", Server: "z", Case: "retry"}, Result: Unsupported, Seconds: 1}) // not a time for retry
+	h.Add(Result{Cell: Cell{Client: "x", Server: "z", Case: "retry"}, Result: Failed, Seconds: 0})      // compliance: no time
 	// a repeated cell counts each repetition
-	h.Add(Result{Client: "x", Server: "w", Case: "retry", Result: Succeeded, Seconds: 99,
-		Repeat: &Repeats{Passes: 2, Runs: 2, Of: []Repetition{{Seconds: 5}, {Seconds: 7}}}})
+	h.Add(Result{Cell: Cell{Client: "x", Server: "w", Case: "retry"}, Result: Succeeded, Seconds: 99, Repeat: &Repeats{Passes: 2, Runs: 2, Of: []Repetition{{Seconds: 5}, {Seconds: 7}}}})
 	if s, timed := h.runSeconds(estCells[0]); s != 6 || !timed {
 		t.Errorf("same cell: median of 4, 6, 50 = 6, got %v", s)
 	}
@@ -72,7 +71,7 @@ func TestEstimateRepeatAndParallelism(t *testing.T) {
 	if p := EstimatePlan(estCells, nil, 3, 4, History{}); p.Wall != 100*time.Second {
 		t.Fatalf("-j 4: 220/4 = 55 < the 100 s goodput cell: %+v", p)
 	}
-	done := []Result{{Client: "c", Server: "s", Case: "goodput", Result: Succeeded}}
+	done := []Result{{Cell: Cell{Client: "c", Server: "s", Case: "goodput"}, Result: Succeeded}}
 	if p := EstimatePlan(estCells, done, 3, 4, History{}); p.Done != 1 || p.Runnable != 3 || p.Wall != 60*time.Second {
 		t.Fatalf("resumed: (30+60+30)/4 = 30 < longest 60: %+v", p)
 	}
@@ -94,8 +93,8 @@ func TestLoadHistoryReadsEarlierRuns(t *testing.T) {
 		}
 		must(os.WriteFile(filepath.Join(dir, run, "results.jsonl"), append(data, "{broken"...), 0o644))
 	}
-	write("a", Result{Client: "c", Server: "s", Case: "retry", Result: Succeeded, Seconds: 8})
-	write("b", Result{Client: "c", Server: "s", Case: "retry", Result: Succeeded, Seconds: 12})
+	write("a", Result{Cell: Cell{Client: "c", Server: "s", Case: "retry"}, Result: Succeeded, Seconds: 8})
+	write("b", Result{Cell: Cell{Client: "c", Server: "s", Case: "retry"}, Result: Succeeded, Seconds: 12})
 	if err := os.Symlink("b", filepath.Join(dir, "latest")); err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestJournalKeepsWhatFinished(t *testing.T) {
 	if err != nil || len(done) != 0 {
 		t.Fatal(err, done)
 	}
-	j.Add(Result{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
+	j.Add(Result{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded})
 	j.Close()
 	os.WriteFile(p, append(mustRead(t, p), []byte(`{"server":"s","client":"c","case":"transf`)...), 0o644) // killed mid-line
 	j, done, err = OpenJournal(p)
@@ -36,9 +36,9 @@ func mustRead(t *testing.T, p string) []byte {
 func TestJUnit(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "junit.xml")
 	err := WriteJUnit(p, "quic", []Result{
-		{Server: "s", Client: "c", Case: "handshake", Result: Succeeded},
-		{Server: "s", Client: "c", Case: "retry", Result: Failed, Reason: "retry: no Retry packet from the server"},
-		{Server: "s", Client: "c", Case: "v2", Result: Unsupported},
+		{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded},
+		{Cell: Cell{Server: "s", Client: "c", Case: "retry"}, Result: Failed, Reason: "retry: no Retry packet from the server"},
+		{Cell: Cell{Server: "s", Client: "c", Case: "v2"}, Result: Unsupported},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestProgressHeartbeatNamesRunningCells(t *testing.T) {
 	if !strings.Contains(b.String(), "[0/2] running: a_b/goodput (") {
 		t.Fatalf("heartbeat: %q", b.String())
 	}
-	p.record(Result{Server: "a", Client: "b", Case: "goodput", Result: Succeeded, Details: "9000 (± 12) kbps"})
+	p.record(Result{Cell: Cell{Server: "a", Client: "b", Case: "goodput"}, Result: Succeeded, Details: "9000 (± 12) kbps"})
 	if len(p.running) != 0 || !strings.Contains(b.String(), "goodput 9000 (± 12) kbps") {
 		t.Fatalf("after record: %v %q", p.running, b.String())
 	}
@@ -89,7 +89,7 @@ func TestJournalAddOnFullDiskSaysSo(t *testing.T) {
 	}
 	j := &Journal{f: f, path: "/dev/full"}
 	defer j.Close()
-	err = j.Add(Result{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
+	err = j.Add(Result{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded})
 	if err == nil || !strings.Contains(err.Error(), "/dev/full") || !strings.Contains(err.Error(), "no space left") {
 		t.Fatalf("got %v", err)
 	}
@@ -113,7 +113,7 @@ func TestJournalResumeAfterACutLine(t *testing.T) {
 	if err != nil || len(done) != 1 {
 		t.Fatal(err, done)
 	}
-	j.Add(Result{Server: "s", Client: "c", Case: "retry", Result: Failed})
+	j.Add(Result{Cell: Cell{Server: "s", Client: "c", Case: "retry"}, Result: Failed})
 	j.Close()
 	rs, err := ReadJournal(p)
 	if err != nil || len(rs) != 2 || rs[1].Case != "retry" {

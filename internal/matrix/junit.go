@@ -41,13 +41,17 @@ func WriteJUnit(path, suiteName string, results []Result) error {
 	}
 	suites := map[string]*suite{}
 	for _, r := range results {
-		name := r.Server + "_" + r.Client
+		name := r.Slot() + "_" + r.Client
 		s := suites[name]
 		if s == nil {
 			s = &suite{Name: name}
 			suites[name] = s
 		}
-		c := tc{Name: r.Case, Classname: suiteName + "." + name, Time: fmt.Sprintf("%.1f", r.Seconds)}
+		caseName := r.Case
+		if r.Sub != "" {
+			caseName += "/" + r.Sub
+		}
+		c := tc{Name: caseName, Classname: suiteName + "." + name, Time: fmt.Sprintf("%.1f", r.Seconds)}
 		if rp := r.Repeat; rp != nil { // --repeat: the pass rate and each repetition's outcome
 			props := []property{{"passed", r.PassRate()}, {"flaky", fmt.Sprint(rp.Flaky)}}
 			for i, x := range rp.Of {

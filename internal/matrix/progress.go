@@ -72,7 +72,7 @@ func (p *progress) record(r Result) {
 	}
 	eta := time.Duration(float64(time.Since(p.start)) / float64(p.done) * float64(p.total-p.done)).Round(time.Second)
 	line := fmt.Sprintf("[%d/%d] %-28s %-20s %-11s %5.1fs  (%d passed, %d failed, %d unsupported%s, ETA %s)",
-		p.done, p.total, r.Server+"_"+r.Client, r.Case, verdict, r.Seconds, p.passed, p.failed, p.unsupported, flaky, eta)
+		p.done, p.total, r.Slot()+"_"+r.Client, r.Case, verdict, r.Seconds, p.passed, p.failed, p.unsupported, flaky, eta)
 	if r.Result == Failed || r.Flaky() {
 		line += "\n      " + r.Reason
 	}

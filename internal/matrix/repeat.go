@@ -78,38 +78,98 @@ func aggregate(reps []Repetition) (result, reason string, rep Repeats) {
 	return result, reason, rep
 }
 
+// RepeatMode is how a cell's repetitions make its verdict.
+type RepeatMode string
+
+// The repetition modes; a suite chooses one per case (PlanCell.Policy).
+const (
+	// Majority (--repeat N): every repetition runs; the cell passed when k > N/2 did (a tie
+	// failed), flaky when 0 < k < N.
+	Majority RepeatMode = "majority"
+	// AllMustPass (a measurement): repetitions run until one does not pass, which decides.
+	AllMustPass RepeatMode = "all-must-pass"
+	// RecordEvery (a benchmark): every repetition runs and is recorded, whatever the others did;
+	// the first that did not pass decides.
+	RecordEvery RepeatMode = "record-every"
+)
+
+// Policy is how many times a cell's topology runs, and how the runs make its verdict.
+type Policy struct {
+	Mode RepeatMode
+	N    int
+}
+
+// Or is the policy, or when it is unset (a case without a policy of its own) the run's --repeat.
+func (p Policy) Or(repeat int) Policy {
+	if p.Mode == "" {
+		return Policy{Mode: Majority, N: max(1, repeat)}
+	}
+	return p
+}
+
 // Once runs a cell's topology one time with seed, its output in dir, and returns its verdict
-// (Result, Reason, Rerun: the command that runs this cell alone).
+// (Result, Reason, Rerun: the command that runs this cell alone, Values, Details).
 type Once func(ctx context.Context, seed uint64, dir string) Result
 
-// Repeat runs a cell n times, one after the other: once in dir when n <= 1 (the layout and
-// result of a run without --repeat), else repetition i in dir/r<i>/ with seed RepeatSeed(seed,
-// i). A repetition that is unsupported ends the cell. res is the cell's result so far (its
-// names); Repeat fills in the verdict, the reason, the rerun command, for n <= 1 the details
-// and values, and for n > 1 Repeat.
-func Repeat(ctx context.Context, n int, seed uint64, dir string, res Result, once Once) Result {
-	if n <= 1 {
+// Repeat runs a cell's topology as its policy says, one repetition after the other: once in dir
+// when N <= 1 in Majority mode (the layout and result of a run without --repeat), else
+// repetition i in dir/r<i>/ with seed RepeatSeed(seed, i), recorded in Repeat. A repetition that
+// is unsupported ends the cell. res is the cell's result so far (its names); Repeat fills in the
+// verdict, the reason, the rerun command, and every repetition's values in order.
+func Repeat(ctx context.Context, p Policy, seed uint64, dir string, res Result, once Once) Result {
+	if p.N <= 1 && (p.Mode == Majority || p.Mode == "") {
 		one := once(ctx, seed, dir)
-		res.Result, res.Reason, res.Rerun, res.Details, res.Values = one.Result, one.Reason, one.Rerun, one.Details, one.Values
+		res.Result, res.Reason, res.Rerun, res.Details, res.Values, res.Cross = one.Result, one.Reason, one.Rerun, one.Details, one.Values, one.Cross
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch, with every repetition
 	var reps []Repetition
-	for i := 1; i <= n && ctx.Err() == nil; i++ {
+	for i := 1; i <= max(p.N, 1) && ctx.Err() == nil; i++ {
 		s, d := RepeatSeed(seed, i), filepath.Join(dir, fmt.Sprintf("r%d", i))
 		start := time.Now()
 		one := once(ctx, s, d)
+		if ctx.Err() != nil {
+			break // an interrupted repetition has no verdict
+		}
 		reps = append(reps, Repetition{Seed: s, Result: one.Result, Reason: one.Reason,
 			Seconds: time.Since(start).Round(100 * time.Millisecond).Seconds(), Dir: d})
+		res.Values, res.Cross = append(res.Values, one.Values...), append(res.Cross, one.Cross...)
 		if i == 1 && one.Rerun != "" {
-			res.Rerun = fmt.Sprintf("%s --repeat %d", one.Rerun, n)
+			res.Rerun = one.Rerun
+			if p.Mode == Majority {
+				res.Rerun = fmt.Sprintf("%s --repeat %d", one.Rerun, p.N)
+			}
 		}
-		if one.Result == Unsupported {
+		if one.Result == Unsupported || (p.Mode == AllMustPass && one.Result != Succeeded) {
 			break
 		}
 	}
 	var rep Repeats
-	res.Result, res.Reason, rep = aggregate(reps)
+	if p.Mode == Majority {
+		res.Result, res.Reason, rep = aggregate(reps)
+	} else {
+		res.Result, res.Reason, rep = firstDecides(reps)
+	}
 	res.Repeat = &rep
 	return res
+}
+
+// firstDecides is the verdict of AllMustPass and RecordEvery: the first repetition that did not
+// pass decides (unsupported or failed, with its reason); the cell passed when every one did.
+func firstDecides(reps []Repetition) (result, reason string, rep Repeats) {
+	rep = Repeats{Runs: len(reps), Of: reps}
+	result = Succeeded
+	for i, r := range reps {
+		if r.Result == Succeeded {
+			rep.Passes++
+			continue
+		}
+		if result == Succeeded {
+			result, reason = r.Result, fmt.Sprintf("r%d: %s", i+1, r.Reason)
+		}
+	}
+	if len(reps) == 0 {
+		result, reason = Failed, "no repetition ran"
+	}
+	return result, reason, rep
 }

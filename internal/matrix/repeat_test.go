@@ -1,8 +1,10 @@
 package matrix
 
 import (
+	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,7 +72,7 @@ func TestRepeatSeedDeterministicAndDistinct(t *testing.T) {
 
 // A cell run once keeps the results.jsonl line it always had; a repeated one carries k/N.
 func TestRepeatJSONOnlyWhenRepeated(t *testing.T) {
-	once := Result{Server: "s", Client: "c", Case: "handshake", Abbr: "H", Result: Succeeded, Seconds: 9.5, Dir: "d", Rerun: "x"}
+	once := Result{Cell: Cell{Server: "s", Client: "c", Case: "handshake", Abbr: "H"}, Result: Succeeded, Seconds: 9.5, Dir: "d", Rerun: "x"}
 	b, _ := json.Marshal(once)
 	want := `{"server":"s","client":"c","case":"handshake","abbr":"H","result":"succeeded","seconds":9.5,"dir":"d","rerun":"x"}`
 	if string(b) != want {
@@ -102,9 +104,9 @@ func TestJUnitCarriesPassRate(t *testing.T) {
 	_, okReason, okRep := aggregate(reps(Succeeded, Failed, Succeeded))
 	_, badReason, badRep := aggregate(reps(Failed, Succeeded, Failed))
 	err := WriteJUnit(p, "quic", []Result{
-		{Server: "s", Client: "c", Case: "handshake", Result: Succeeded},
-		{Server: "s", Client: "c", Case: "retry", Result: Succeeded, Reason: okReason, Repeat: &okRep},
-		{Server: "s", Client: "c", Case: "transfer", Result: Failed, Reason: badReason, Repeat: &badRep},
+		{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded},
+		{Cell: Cell{Server: "s", Client: "c", Case: "retry"}, Result: Succeeded, Reason: okReason, Repeat: &okRep},
+		{Cell: Cell{Server: "s", Client: "c", Case: "transfer"}, Result: Failed, Reason: badReason, Repeat: &badRep},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -155,11 +157,11 @@ func TestProgressAndMatrixMarkFlakyCells(t *testing.T) {
 	var b strings.Builder
 	p := newProgress(&b, 2, 0)
 	result, reason, rep := aggregate(reps(Succeeded, Failed, Succeeded))
-	p.record(Result{Server: "s", Client: "c", Case: "handshake", Result: Succeeded})
+	p.record(Result{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded})
 	if strings.Contains(b.String(), "flaky") {
 		t.Fatalf("no flaky count before a flaky cell: %q", b.String())
 	}
-	flaky := Result{Server: "s", Client: "c", Case: "retry", Abbr: "S", Result: result, Reason: reason, Repeat: &rep}
+	flaky := Result{Cell: Cell{Server: "s", Client: "c", Case: "retry", Abbr: "S"}, Result: result, Reason: reason, Repeat: &rep}
 	p.record(flaky)
 	if !strings.Contains(b.String(), "succeeded 2/3 flaky") || !strings.Contains(b.String(), "1 flaky, ETA") ||
 		!strings.Contains(b.String(), "\n      2/3 passed (flaky); r2: why b") {
@@ -167,16 +169,43 @@ func TestProgressAndMatrixMarkFlakyCells(t *testing.T) {
 	}
 	var m strings.Builder
 	cases := []Column{{Name: "handshake", Abbr: "H"}, {Name: "retry", Abbr: "S"}}
-	PrintTable(&m, cases, []string{"c"}, []string{"s"}, []Result{{Server: "s", Client: "c", Case: "handshake", Result: Succeeded}, flaky})
+	PrintTable(&m, cases, []string{"c"}, []string{"s"}, []Result{{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded}, flaky})
 	if !strings.Contains(m.String(), "✓ S ~2/3") || strings.Contains(m.String(), "✓ H ~") || !strings.Contains(m.String(), "~k/N = flaky") {
 		t.Fatalf("matrix: %s", m.String())
 	}
 	m.Reset()
-	PrintTable(&m, cases, []string{"c"}, []string{"s"}, []Result{{Server: "s", Client: "c", Case: "handshake", Result: Succeeded}})
+	PrintTable(&m, cases, []string{"c"}, []string{"s"}, []Result{{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded}})
 	if strings.Contains(m.String(), "~") {
 		t.Fatalf("a matrix without repeats has no flaky legend: %s", m.String())
 	}
 	if FlakyCount([]Result{flaky, {Result: Failed}}) != 1 {
 		t.Fatal("FlakyCount")
+	}
+}
+
+// The three repetition modes: all-must-pass stops at the first repetition that does not pass,
+// record-every runs them all and the first failure decides, majority counts.
+func TestRepeatModes(t *testing.T) {
+	outcomes := []string{Succeeded, Failed, Succeeded}
+	run := func(mode RepeatMode) (Result, int) {
+		ran := 0
+		res := Repeat(context.Background(), Policy{Mode: mode, N: 3}, 1, t.TempDir(), Result{}, func(_ context.Context, _ uint64, _ string) Result {
+			ran++
+			return Result{Result: outcomes[ran-1], Reason: fmt.Sprintf("why %d", ran), Values: []float64{float64(ran)}}
+		})
+		return res, ran
+	}
+	if res, ran := run(AllMustPass); ran != 2 || res.Result != Failed || res.Reason != "r2: why 2" || len(res.Values) != 2 || res.Repeat.Runs != 2 {
+		t.Errorf("all-must-pass: ran %d, %+v", ran, res)
+	}
+	if res, ran := run(RecordEvery); ran != 3 || res.Result != Failed || res.Reason != "r2: why 2" || len(res.Values) != 3 || res.Repeat.Passes != 2 {
+		t.Errorf("record-every: ran %d, %+v", ran, res)
+	}
+	if res, ran := run(Majority); ran != 3 || res.Result != Succeeded || !res.Flaky() {
+		t.Errorf("majority: ran %d, %+v", ran, res)
+	}
+	outcomes = []string{Succeeded, Succeeded, Succeeded}
+	if res, _ := run(RecordEvery); res.Result != Succeeded || res.Reason != "" {
+		t.Errorf("record-every, all passed: %+v", res)
 	}
 }

@@ -17,13 +17,10 @@ const (
 	Unsupported = "unsupported"
 )
 
-// Result is one client x server x case verdict: a line of results.jsonl. A suite without a
-// client axis names the client that drives the cell (h2spec, h2check, ...).
+// Result is one cell's verdict: a line of results.jsonl. A suite without a client axis names
+// the client that drives the cell (h2spec, h2check, ...).
 type Result struct {
-	Server  string  `json:"server"`
-	Client  string  `json:"client"`
-	Case    string  `json:"case"`
-	Abbr    string  `json:"abbr"`
+	Cell
 	Result  string  `json:"result"`
 	Reason  string  `json:"reason,omitempty"` // one line: which check failed and why
 	Seconds float64 `json:"seconds"`
@@ -37,14 +34,6 @@ type Result struct {
 	// repetition; Result is then the majority (k > N/2; a tie is failed). Absent when run once.
 	Repeat *Repeats `json:"repeat,omitempty"`
 }
-
-// Key identifies the result's cell.
-func (r Result) Key() string { return key(r.Client, r.Server, r.Case) }
-
-func key(client, server, c string) string { return client + "|" + server + "|" + c }
-
-// Label is how progress lines and heartbeats name the cell: server_client/case.
-func (r Result) Label() string { return r.Server + "_" + r.Client + "/" + r.Case }
 
 // PassRate is "k/N" for a repeated cell, "" for a cell run once.
 func (r Result) PassRate() string {
@@ -83,15 +72,21 @@ func FlakyCount(results []Result) int {
 	return n
 }
 
-// SortResults orders results by server, client and case for stable output files.
+// SortResults orders results by their cells' axes (server, client, case, the suite's axes, sub)
+// for stable output files.
 func SortResults(rs []Result) {
-	sort.Slice(rs, func(a, b int) bool {
-		if rs[a].Server != rs[b].Server {
-			return rs[a].Server < rs[b].Server
+	sort.SliceStable(rs, func(a, b int) bool { return lessCell(rs[a].Cell, rs[b].Cell) })
+}
+
+func lessCell(a, b Cell) bool {
+	x, y := a.Named(), b.Named()
+	for i := 0; i < len(x) && i < len(y); i++ {
+		if x[i] != y[i] {
+			if x[i].Name != y[i].Name {
+				return x[i].Name < y[i].Name
+			}
+			return x[i].Value < y[i].Value
 		}
-		if rs[a].Client != rs[b].Client {
-			return rs[a].Client < rs[b].Client
-		}
-		return rs[a].Case < rs[b].Case
-	})
+	}
+	return len(x) < len(y)
 }

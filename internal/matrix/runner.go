@@ -7,12 +7,6 @@ import (
 	"time"
 )
 
-// Cell names one cell of a matrix.
-type Cell struct{ Server, Client, Case, Abbr string }
-
-// Label is how progress lines name the cell while it runs: server_client/case.
-func (c Cell) Label() string { return c.Server + "_" + c.Client + "/" + c.Case }
-
 // Exec runs one cell and returns its verdict. It must return soon after ctx ends; a result
 // returned after that is dropped (the cell has no verdict, --resume runs it again).
 type Exec func(ctx context.Context, c Cell) Result
@@ -43,7 +37,7 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, done []Result, exec Exec
 	}
 	var jobs []Cell
 	for _, c := range cells {
-		k := key(c.Client, c.Server, c.Case)
+		k := c.Key()
 		if !have[k] && (r.Only == nil || r.Only[k]) {
 			jobs = append(jobs, c)
 		}

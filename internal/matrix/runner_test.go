@@ -25,7 +25,7 @@ func TestRunSkipsDoneCellsAndJournalsTheRest(t *testing.T) {
 	}
 	var b strings.Builder
 	r := &Runner{Dir: dir, Jobs: 2, Journal: j, Progress: &b}
-	done := []Result{{Server: "s", Client: "c", Case: "a", Result: Succeeded}}
+	done := []Result{{Cell: Cell{Server: "s", Client: "c", Case: "a"}, Result: Succeeded}}
 	var ran atomic.Int32
 	results, err := r.Run(context.Background(), cells("a", "b", "c"), done, func(ctx context.Context, c Cell) Result {
 		ran.Add(1)
@@ -33,7 +33,7 @@ func TestRunSkipsDoneCellsAndJournalsTheRest(t *testing.T) {
 		if c.Case == "c" {
 			verdict = Failed
 		}
-		return Result{Server: c.Server, Client: c.Client, Case: c.Case, Abbr: c.Abbr, Result: verdict, Reason: "because"}
+		return Result{Cell: Cell{Server: c.Server, Client: c.Client, Case: c.Case, Abbr: c.Abbr}, Result: verdict, Reason: "because"}
 	})
 	j.Close()
 	if err != nil || ran.Load() != 2 || len(results) != 3 {
@@ -60,7 +60,7 @@ func TestRunDropsInterruptedCells(t *testing.T) {
 	r := &Runner{Dir: dir, Jobs: 1, Journal: j, Progress: &strings.Builder{}}
 	results, err := r.Run(ctx, cells("a", "b"), nil, func(ctx context.Context, c Cell) Result {
 		cancel() // Ctrl-C while the first cell runs
-		return Result{Server: c.Server, Client: c.Client, Case: c.Case, Result: Failed, Reason: "interrupted"}
+		return Result{Cell: Cell{Server: c.Server, Client: c.Client, Case: c.Case}, Result: Failed, Reason: "interrupted"}
 	})
 	if err != nil || len(results) != 0 {
 		t.Fatalf("%+v %v", results, err)
@@ -82,13 +82,13 @@ func TestRepeatLayoutAndSeeds(t *testing.T) {
 		}
 		return Result{Result: verdict, Reason: "no", Rerun: "wirelab x --seed 5", Values: []float64{42}, Details: "42 Mbit/s"}
 	}
-	res := Repeat(context.Background(), 1, 5, dir, Result{Case: "k"}, once)
+	res := Repeat(context.Background(), Policy{Mode: Majority, N: 1}, 5, dir, Result{Cell: Cell{Case: "k"}}, once)
 	if res.Result != Succeeded || res.Repeat != nil || seen[0] != filepath.Base(dir) || res.Rerun != "wirelab x --seed 5" ||
 		len(res.Values) != 1 || res.Details != "42 Mbit/s" { // a single run keeps its measurement
 		t.Fatalf("once: %+v %v", res, seen)
 	}
 	seen = nil
-	res = Repeat(context.Background(), 3, 5, dir, Result{Case: "k"}, once)
+	res = Repeat(context.Background(), Policy{Mode: Majority, N: 3}, 5, dir, Result{Cell: Cell{Case: "k"}}, once)
 	if res.Result != Failed || res.PassRate() != "1/3" || strings.Join(seen, ",") != "r1,r2,r3" || res.Rerun != "wirelab x --seed 5 --repeat 3" {
 		t.Fatalf("three: %+v %v", res, seen)
 	}
@@ -100,9 +100,9 @@ func TestRepeatLayoutAndSeeds(t *testing.T) {
 // The grid marks each server x case cell, a flaky one with its pass rate, and lists the cases.
 func TestPrintGrid(t *testing.T) {
 	var b strings.Builder
-	flaky := Result{Server: "nginx", Case: "b", Result: Succeeded, Repeat: &Repeats{Passes: 2, Runs: 3, Flaky: true}}
+	flaky := Result{Cell: Cell{Server: "nginx", Case: "b"}, Result: Succeeded, Repeat: &Repeats{Passes: 2, Runs: 3, Flaky: true}}
 	PrintGrid(&b, []Column{{"a", "A"}, {"b", "B"}, {"c", "C"}}, []string{"nginx", "caddy"},
-		[]Result{{Server: "nginx", Case: "a", Result: Failed}, flaky, {Server: "caddy", Case: "c", Result: Unsupported}})
+		[]Result{{Cell: Cell{Server: "nginx", Case: "a"}, Result: Failed}, flaky, {Cell: Cell{Server: "caddy", Case: "c"}, Result: Unsupported}})
 	for _, want := range []string{"nginx        ✕            ✓ ~2/3       .", "caddy        .            .            -", "  B            b"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())

@@ -2,14 +2,16 @@ package matrix
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // Select keeps the named items (comma-separated; empty keeps all) and reports unknown names.
+// The result is a slice of its own: changing it leaves all as it was.
 func Select[T any](all []T, names string, name func(T) string, what string) ([]T, error) {
 	if names == "" {
-		return all, nil
+		return slices.Clone(all), nil
 	}
 	by := map[string]T{}
 	for _, x := range all {

@@ -56,7 +56,7 @@ func (s Shard) Pick(cells []PlanCell) map[string]bool {
 		default:
 			g.weight += defaultCellSeconds
 		}
-		g.keys = append(g.keys, key(c.Client, c.Server, c.Case))
+		g.keys = append(g.keys, c.Key())
 	}
 	sort.SliceStable(groups, func(a, b int) bool {
 		if groups[a].weight != groups[b].weight {

@@ -37,7 +37,7 @@ func TestShardsPartitionAndBalance(t *testing.T) {
 		again := Shard{i, 3}.Pick(cells)
 		load := 0.0
 		for _, c := range cells {
-			k := key(c.Client, c.Server, c.Case)
+			k := c.Key()
 			if picked[k] != again[k] {
 				t.Fatalf("shard %d: not deterministic", i)
 			}
@@ -49,7 +49,7 @@ func TestShardsPartitionAndBalance(t *testing.T) {
 		loads = append(loads, load)
 	}
 	for _, c := range cells {
-		if n := seen[key(c.Client, c.Server, c.Case)]; n != 1 {
+		if n := seen[c.Key()]; n != 1 {
 			t.Errorf("%s in %d shards, want 1", c.Label(), n)
 		}
 	}
@@ -63,15 +63,15 @@ func TestShardKeepsGroupsTogether(t *testing.T) {
 	var cells []PlanCell
 	for _, chain := range []string{"direct", "a", "b"} {
 		for i := range 6 {
-			cells = append(cells, PlanCell{Cell: Cell{Server: "s@" + chain, Client: "c", Case: fmt.Sprintf("k%d", i)},
+			cells = append(cells, PlanCell{Cell: Cell{Server: "s", Client: "c", Case: fmt.Sprintf("k%d", i), Axes: map[string]string{"chain": chain}},
 				TypicalSeconds: 8, Group: fmt.Sprintf("s|c|k%d", i)})
 		}
 	}
 	for i := 1; i <= 3; i++ {
 		picked := Shard{i, 3}.Pick(cells)
 		for _, c := range cells {
-			direct := key("c", "s@direct", c.Case)
-			if picked[key(c.Client, c.Server, c.Case)] != picked[direct] {
+			direct := c.With("chain", "direct").Key()
+			if picked[c.Key()] != picked[direct] {
 				t.Errorf("shard %d: %s and its direct cell are split", i, c.Label())
 			}
 		}

@@ -16,9 +16,10 @@ func PrintTable(w io.Writer, cases []Column, clients, servers []string, results 
 	by, flaky := map[string]string{}, map[string]string{}
 	anyFlaky := false
 	for _, r := range results {
-		by[r.Key()] = r.Result
+		k := r.Slot() + "|" + r.Client + "|" + r.Case
+		by[k] = r.Result
 		if r.Flaky() {
-			flaky[r.Key()], anyFlaky = " ~"+r.PassRate(), true
+			flaky[k], anyFlaky = " ~"+r.PassRate(), true
 		}
 	}
 	legend := ""
@@ -31,7 +32,7 @@ func PrintTable(w io.Writer, cases []Column, clients, servers []string, results 
 		for _, cl := range clients {
 			var row []string
 			for _, s := range servers {
-				mark, k := ".", key(cl, s, c.Name)
+				mark, k := ".", s+"|"+cl+"|"+c.Name
 				switch by[k] {
 				case Succeeded:
 					mark = "✓ " + c.Abbr + flaky[k]
@@ -61,7 +62,7 @@ func pad(xs []string) []string {
 func PrintGrid(w io.Writer, cases []Column, servers []string, results []Result) {
 	by := map[string]Result{}
 	for _, r := range results {
-		by[r.Server+"|"+r.Case] = r
+		by[r.Slot()+"|"+r.Case] = r
 	}
 	fmt.Fprintf(w, "\nresults (rows: server, columns: case; %s = succeeded, %s = failed, - = unsupported, . = not run)\n", "✓", "✕")
 	var head []string

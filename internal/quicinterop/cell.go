@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/certs"
-	"github.com/wirelab/wirelab/internal/topology"
-
+	"github.com/wirelab/wirelab/internal/lifecycle"
 	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/suite"
+	"github.com/wirelab/wirelab/internal/topology"
 )
 
 // TraceChecker evaluates the checks read from a cell's decrypted trace (internal/quictrace).
@@ -28,143 +30,89 @@ type TraceVerdict struct {
 	GoodputKbps float64
 }
 
-// runCell runs one client x server x case cell and returns its verdict; a measurement runs its
-// repetitions, each in <cell>/<n>/, and succeeds only if every repetition does (--repeat does not
-// multiply them); any other cell runs once, or --repeat times in <cell>/r<i>/ (repeat.go).
-func (r *Runner) runCell(ctx context.Context, server, client Impl, c *Case) (res matrix.Result) {
-	start := time.Now()
-	dir := filepath.Join(r.Run.Dir, server.Name+"_"+client.Name, c.Name)
-	res = matrix.Result{Server: server.Name, Client: client.Name, Case: c.Name, Abbr: c.Abbr, Result: matrix.Failed, Dir: dir}
-	defer func() { res.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds() }() // runs last
-	if !server.Supports(c.Name) || !client.Supports(c.Name) {
-		res.Result, res.Reason = matrix.Unsupported, "not in the image's declared test cases"
-		return res
-	}
-	if ok, why := commonALPN(client, server); !ok && c.Testcase != "http3" {
-		res.Result, res.Reason = matrix.Unsupported, why
-		return res
-	}
-	if !c.IsMeasurement() { // once, or --repeat times (repeat.go)
-		return r.runRepeated(ctx, server, client, c, dir, res)
-	}
-	_ = os.RemoveAll(dir)
-	for i := 1; i <= c.Repetitions && ctx.Err() == nil; i++ {
-		one := r.runOnce(ctx, server, client, c, filepath.Join(dir, strconv.Itoa(i)))
-		res.Rerun = one.Rerun
-		if one.Result != matrix.Succeeded {
-			res.Result, res.Reason = one.Result, fmt.Sprintf("repetition %d: %s", i, one.Reason)
-			return res
-		}
-		res.Values, res.Cross = append(res.Values, one.Values...), append(res.Cross, one.Cross...)
-	}
-	res.Result, res.Details = matrix.Succeeded, measurementDetails(res.Values)
-	if len(res.Cross) > 0 {
-		_, note := crossCC()
-		res.Details += fmt.Sprintf("; competing TCP flow (%s) %.0f kbps", note, mean(res.Cross))
-	}
-	return res
-}
+// crossLog is where a crosstraffic cell keeps the competing flow's log (iperf3's server side).
+const crossLog = "iperf_server.log"
 
-// runOnce runs the cell's topology once with its output in dir.
-func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir string) (res matrix.Result) {
-	res.Result = matrix.Failed
-	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch
-	names, err := GenerateFiles(filepath.Join(dir, "www"), c, r.Seed)
+// Layout implements suite.Matrix: the case's files (from the repetition's seed), the server and
+// the client through the sim; a crosstraffic case adds a competing TCP flow that is under way
+// before the client starts and stopped with the transfer.
+func (m *Matrix) Layout(ctx context.Context, r *suite.Run, cell matrix.Cell, seed uint64, dir string) (lifecycle.Layout, error) {
+	server, client, c := m.impls[cell.Server], m.impls[cell.Client], m.byCase[cell.Case]
+	l := lifecycle.Layout{Name: []string{server.Name, client.Name, c.Name}, Limit: c.Limit,
+		Rerun: fmt.Sprintf("wirelab quic --servers %s --clients %s --tests %s --seed %d", server.Name, client.Name, c.Name, seed)}
+	if m.profile != "" {
+		l.Rerun += " --profile " + m.profile
+	}
+	if why := joinReasons(m.compliant[server.Name+"/server"], m.compliant[client.Name+"/client"]); why != "" {
+		return l, fmt.Errorf("%s", why)
+	}
+	names, err := GenerateFiles(filepath.Join(dir, "www"), c, seed)
 	if err != nil {
-		res.Reason = err.Error()
-		return res
+		return l, err
 	}
 	var reqs []string
 	for _, n := range names {
 		reqs = append(reqs, "https://"+c.Host+":443/"+n)
 	}
 	profileRef := c.Profile
-	if r.Profile != "" {
-		profileRef = r.Profile
+	if m.profile != "" {
+		profileRef = m.profile
 	}
 	certDir := r.CertsDir
 	if c.CertChain > 0 { // e.g. amplificationlimit: a long chain of this cell's own
 		certDir = filepath.Join(dir, "certs")
 		if err := certs.WriteChain(certDir, c.CertChain); err != nil {
-			res.Reason = err.Error()
-			return res
+			return l, err
 		}
 	}
 	cc, _ := crossCC()
-	cell, release, err := r.Alloc.AllocateCell(ctx, r.Run, r.Compose, r.Root, dir, map[string]string{
+	l.Env = map[string]string{
 		"CLIENT_IMAGE": client.Image, "SERVER_IMAGE": server.Image,
 		"TESTCASE": c.Testcase, "SERVER_TESTCASE": serverTestcase(c), "REQUESTS": strings.Join(reqs, " "),
-		"SIM_PROFILE": profileRef, "SIM_SEED": strconv.FormatUint(r.Seed, 10), "CERTS_DIR": certDir,
+		"SIM_PROFILE": profileRef, "SIM_SEED": strconv.FormatUint(seed, 10), "CERTS_DIR": certDir,
 		"COMPOSE_PROFILES": composeProfiles(c), "CROSS_CC": cc,
-	}, server.Name, client.Name, c.Name)
-	if err != nil {
-		res.Reason = err.Error()
-		return res
 	}
-	defer release()
-	res.Rerun = fmt.Sprintf("wirelab quic --servers %s --clients %s --tests %s --seed %d", server.Name, client.Name, c.Name, r.Seed)
-	if r.Profile != "" {
-		res.Rerun += " --profile " + r.Profile
+	l.Peers = []lifecycle.Peer{{Service: "server", Listen: "udp", Port: 443}}
+	if c.CrossTraffic {
+		// The TCP flow is under way (its connection established) before the client starts, and
+		// stops with the transfer, so the trace ends with it too.
+		l.Peers = append(l.Peers, lifecycle.Peer{Service: "iperf_server", Listen: "tcp", Port: iperfPort},
+			lifecycle.Peer{Service: "iperf_client", Ends: true})
+		l.Started = func(ctx context.Context, cell *topology.Cell) error {
+			return cell.WaitConnected(ctx, "iperf_server", iperfPort, 20*time.Second)
+		}
+		l.Finished = func(ctx context.Context, cell *topology.Cell) error {
+			_ = cell.Cmd(context.Background(), "stop", "-t", "1", "iperf_client", "iperf_server").Run()
+			log, _ := r.Run.Docker.Cmd(context.Background(), "logs", cell.Container("iperf_server")).CombinedOutput()
+			return os.WriteFile(filepath.Join(dir, crossLog), log, 0o644)
+		}
 	}
-	_ = cell.WriteRerun(res.Rerun)
+	return l, nil
+}
 
-	defer func() {
-		if err := cell.Close(); err != nil && res.Reason == "" {
+// iperfPort is where the competing flow's iperf3 server listens.
+const iperfPort = 5201
+
+// Verdict implements suite.Matrix: the client's exit, the downloads, the trace checks (and a
+// measurement's value), the competing flow's rate — read from the fenced cell.
+func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev lifecycle.Evidence) (res matrix.Result) {
+	c := m.byCase[cell.Case]
+	res.Result = matrix.Failed
+	names := servedFiles(ev.Dir)
+	if c.CrossTraffic {
+		log, _ := os.ReadFile(filepath.Join(ev.Dir, crossLog))
+		kbps, err := crossTrafficKbps(log)
+		if err != nil && ev.ClientExit == 0 {
 			res.Reason = err.Error()
-		}
-	}()
-	// The server first, and the client only once the server listens (quic-go's client gives up
-	// after 5 s). With cross traffic, the TCP flow is under way before the client starts too.
-	var extra []string
-	if c.CrossTraffic {
-		extra = []string{"iperf_server", "iperf_client"}
-	}
-	if err := cell.StartServer(ctx, "udp", extra...); err != nil {
-		if res.Reason = err.Error(); err == topology.ErrServerUnsupported {
-			res.Result = matrix.Unsupported
-		}
-		return res
-	}
-	if c.CrossTraffic {
-		time.Sleep(2 * time.Second)
-	}
-	if err := cell.Up(ctx); err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	code, serverCode, err := r.waitClient(ctx, cell, c.Limit)
-	if serverCode == 127 { // upstream's contract: either side's 127 makes the cell unsupported
-		res.Result, res.Reason = matrix.Unsupported, "the server answered 127 (test case not supported)"
-		return res
-	}
-	if c.CrossTraffic { // stop the TCP flow with the transfer: the trace then ends with it too
-		_ = cell.Cmd(context.Background(), "stop", "-t", "1", "iperf_client", "iperf_server").Run()
-		log, _ := r.Run.Docker.Cmd(context.Background(), "logs", cell.Container("iperf_server")).CombinedOutput()
-		kbps, cerr := crossTrafficKbps(log)
-		if cerr != nil && err == nil && code == 0 {
-			res.Reason = cerr.Error()
 			return res
 		}
 		res.Cross = []float64{kbps}
 	}
-	if err != nil {
-		res.Reason = err.Error() + r.deaths(cell)
+	if ev.ClientExit != 0 {
+		res.Reason = fmt.Sprintf("client exited %d (%s): %s", ev.ClientExit, downloadCount(ev.Dir, names), ev.ClientWords)
 		return res
 	}
-	serverState, _ := cell.State(context.Background(), "server")
-	switch {
-	case code == 127 || serverState == "exited 127":
-		res.Result, res.Reason = matrix.Unsupported, "an endpoint answered 127 (test case not supported)"
-		return res
-	case code != 0:
-		res.Reason = fmt.Sprintf("client exited %d (server: %s, %s): %s", code, serverState, downloadCount(dir, names), cell.LastLogLine("client"))
-		return res
-	}
-	if err := cell.Fence(ctx); err != nil {
-		res.Reason = err.Error()
-		return res
-	}
-	v := r.verify(ctx, dir, c, names)
+	v := m.verify(ctx, ev.Dir, c, names)
 	if v.Reason != "" {
 		res.Reason = v.Reason
 		return res
@@ -176,16 +124,30 @@ func (r *Runner) runOnce(ctx context.Context, server, client Impl, c *Case, dir 
 	return res
 }
 
-// deaths names the cell's server or sim when it is no longer running when the client's wait
-// ended ("; the server exited 137"), so a timeout caused by a dead peer or network says so.
-func (r *Runner) deaths(cell *topology.Cell) string {
-	var out string
-	for _, svc := range []string{"server", "sim"} {
-		state, err := cell.State(context.Background(), svc)
-		if st, code, _ := strings.Cut(state, " "); err == nil && st != "running" {
-			out += fmt.Sprintf("; the %s had exited %s", svc, code)
+// Combine implements suite.Combiner: a measurement's details are the mean and spread of its
+// repetitions (and of the competing flow), as upstream writes them.
+func (m *Matrix) Combine(_ *suite.Run, res matrix.Result) matrix.Result {
+	if !m.byCase[res.Case].IsMeasurement() || res.Result != matrix.Succeeded {
+		return res
+	}
+	res.Details = measurementDetails(res.Values)
+	if len(res.Cross) > 0 {
+		_, note := crossCC()
+		res.Details += fmt.Sprintf("; competing TCP flow (%s) %.0f kbps", note, mean(res.Cross))
+	}
+	return res
+}
+
+// servedFiles are the names of the files the cell served (its www folder), sorted.
+func servedFiles(dir string) []string {
+	entries, _ := os.ReadDir(filepath.Join(dir, "www"))
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			out = append(out, e.Name())
 		}
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -204,48 +166,9 @@ func serverTestcase(c *Case) string {
 	return c.Testcase
 }
 
-// waitClient waits for the client to exit, at most limit, and returns its exit code; when the
-// server exits with 127 first (it does not support the case), it returns at once with that code
-// instead of letting the client retry until the time limit.
-// A sim that exits while the client runs (killed, crashed) ends the wait at once with an error
-// naming it: the client would otherwise be blamed for the network vanishing under it.
-func (r *Runner) waitClient(ctx context.Context, cell *topology.Cell, limit time.Duration) (code, serverCode int, err error) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type exit struct {
-		code int
-		err  error
-	}
-	wait := func(service string) chan exit {
-		ch := make(chan exit, 1)
-		go func() {
-			c, err := cell.WaitExit(wctx, service, limit)
-			ch <- exit{c, err}
-		}()
-		return ch
-	}
-	cli, srv, net := wait("client"), wait("server"), wait("sim")
-	for {
-		select {
-		case e := <-cli:
-			return e.code, -1, e.err
-		case e := <-srv:
-			if e.err == nil && e.code == 127 {
-				return -1, 127, nil
-			}
-			srv = nil // any other server exit: the client's verdict (and the reason) decides
-		case e := <-net:
-			if e.err == nil {
-				return -1, -1, fmt.Errorf("the sim died (exit %d) while the client ran", e.code)
-			}
-			net = nil
-		}
-	}
-}
-
 // verify runs the case's checks: the download comparison here, the rest on the trace (which
 // also measures goodput for a measurement).
-func (r *Runner) verify(ctx context.Context, dir string, c *Case, names []string) TraceVerdict {
+func (m *Matrix) verify(ctx context.Context, dir string, c *Case, names []string) TraceVerdict {
 	var traceChecks []Check
 	for _, chk := range c.CheckList {
 		if chk.Name == "files" {
@@ -259,10 +182,10 @@ func (r *Runner) verify(ctx context.Context, dir string, c *Case, names []string
 	if len(traceChecks) == 0 && !c.IsMeasurement() {
 		return TraceVerdict{}
 	}
-	if r.Trace == nil {
+	if m.trace == nil {
 		return TraceVerdict{Reason: "trace checks: no trace checker in this build"}
 	}
-	v, err := r.Trace.Check(ctx, dir, c, traceChecks, names)
+	v, err := m.trace.Check(ctx, dir, c, traceChecks, names)
 	if err != nil {
 		return TraceVerdict{Reason: "trace analysis: " + err.Error()}
 	}

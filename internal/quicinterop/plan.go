@@ -19,6 +19,7 @@ type Impl struct {
 	Testcases map[string]bool // test case names it declares; nil (an image given by reference): try every case
 	URL       string
 	ALPN      []string // what it speaks in the ordinary cases (not http3); nil: hq-interop
+	Manifest  bool     // built from images/ (not given by reference with --image)
 }
 
 // commonALPN reports whether two images share an application protocol for the ordinary cases
@@ -52,7 +53,7 @@ func ImplsFromManifests(ms []*manifest.Manifest) []Impl {
 		if len(m.Roles["quic"]) == 0 {
 			continue
 		}
-		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays("quic", "client"), Server: m.Plays("quic", "server"), URL: m.Implementation.Source, ALPN: m.ALPN["quic"]}
+		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays("quic", "client"), Server: m.Plays("quic", "server"), URL: m.Implementation.Source, ALPN: m.ALPN["quic"], Manifest: m.Dir != ""}
 		if tcs := m.Testcases["quic"]; len(tcs) > 0 {
 			impl.Testcases = map[string]bool{}
 			for _, tc := range tcs {
@@ -65,49 +66,16 @@ func ImplsFromManifests(ms []*manifest.Manifest) []Impl {
 	return out
 }
 
-// ParseImageRef reads NAME=IMAGE[:ROLES] for an image given by reference, e.g.
-// "myquic=registry.example/myquic:latest:client,server".
-func ParseImageRef(s string) (Impl, error) {
-	name, rest, ok := strings.Cut(s, "=")
-	if !ok || name == "" || rest == "" {
-		return Impl{}, fmt.Errorf("--image %q: want NAME=IMAGE[:client,server]", s)
-	}
-	impl := Impl{Name: name, Image: rest, Client: true, Server: true}
-	if i := strings.LastIndex(rest, ":"); i > 0 && (strings.Contains(rest[i+1:], "client") || strings.Contains(rest[i+1:], "server")) {
-		impl.Image = rest[:i]
-		roles := rest[i+1:]
-		impl.Client, impl.Server = strings.Contains(roles, "client"), strings.Contains(roles, "server")
-	}
-	return impl, nil
-}
-
-// declaredUnsupported reports whether a cell is unsupported before it runs (runCell's first
-// checks): a manifest does not declare the case, or the pair has no common ALPN.
-func declaredUnsupported(server, client Impl, c *Case) bool {
+// declaredUnsupported is why a cell is unsupported before it runs ("" when it runs): a
+// manifest does not declare the case, or the pair has no common ALPN.
+func declaredUnsupported(server, client Impl, c *Case) string {
 	if !server.Supports(c.Name) || !client.Supports(c.Name) {
-		return true
+		return "not in the image's declared test cases"
 	}
-	ok, _ := commonALPN(client, server)
-	return !ok && c.Testcase != "http3"
-}
-
-// PlanCells is the matrix as the plan sees it: which cells the manifests rule out, which
-// measure, and the cases' typical_seconds.
-func PlanCells(clients, servers []Impl, cases []*Case) []matrix.PlanCell {
-	impls, byCase := map[string]Impl{}, map[string]*Case{}
-	for _, i := range append(append([]Impl(nil), clients...), servers...) {
-		impls[i.Name] = i
+	if ok, why := commonALPN(client, server); !ok && c.Testcase != "http3" {
+		return why
 	}
-	for _, c := range cases {
-		byCase[c.Name] = c
-	}
-	var out []matrix.PlanCell
-	for _, cell := range Cells(clients, servers, cases) {
-		c := byCase[cell.Case]
-		out = append(out, matrix.PlanCell{Cell: cell, Skip: declaredUnsupported(impls[cell.Server], impls[cell.Client], c),
-			Measurement: c.IsMeasurement(), TypicalSeconds: c.TypicalSeconds})
-	}
-	return out
+	return ""
 }
 
 // Columns are the cases as the terminal table shows them.

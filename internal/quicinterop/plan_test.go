@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/manifest"
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 func TestImplsFromManifests(t *testing.T) {
@@ -27,20 +28,6 @@ func TestImplsFromManifests(t *testing.T) {
 	}
 }
 
-func TestParseImageRef(t *testing.T) {
-	i, err := ParseImageRef("mine=registry.example:5000/q/mine:v1:client")
-	if err != nil || i.Image != "registry.example:5000/q/mine:v1" || !i.Client || i.Server {
-		t.Fatalf("%+v %v", i, err)
-	}
-	i, err = ParseImageRef("mine=mine:latest")
-	if err != nil || i.Image != "mine:latest" || !i.Client || !i.Server {
-		t.Fatalf("%+v %v", i, err)
-	}
-	if _, err := ParseImageRef("noequals"); err == nil {
-		t.Fatal("accepted")
-	}
-}
-
 func TestCommonALPN(t *testing.T) {
 	curl := Impl{Name: "curl", ALPN: []string{"h3"}}
 	nginx := Impl{Name: "nginx", ALPN: []string{"hq-interop", "h3"}}
@@ -61,8 +48,9 @@ func TestPlanCellsFromManifests(t *testing.T) {
 	cases := []*Case{{Name: "handshake", Testcase: "handshake", TypicalSeconds: 10},
 		{Name: "goodput", Testcase: "transfer", Measure: "goodput", TypicalSeconds: 100}}
 	servers := []Impl{{Name: "s"}, {Name: "nginx", Testcases: map[string]bool{"handshake": true}}}
-	cells := PlanCells([]Impl{{Name: "c"}}, servers, cases)
-	if len(cells) != 4 || cells[0].Skip || cells[3].Skip != true || cells[2].Skip || !cells[1].Measurement || cells[1].TypicalSeconds != 100 {
+	cells := (&Matrix{clients: []Impl{{Name: "c"}}, servers: servers, cases: cases}).Cells()
+	if len(cells) != 4 || cells[0].Skip || cells[3].Skip != true || cells[2].Skip || cells[1].Policy.Mode != matrix.AllMustPass ||
+		cells[1].TypicalSeconds != 100 || cells[3].Why != "not in the image's declared test cases" {
 		t.Fatalf("%+v", cells)
 	}
 	if cells[3].Server != "nginx" || cells[3].Case != "goodput" {

@@ -2,6 +2,7 @@ package quicinterop
 
 import (
 	"fmt"
+	"github.com/wirelab/wirelab/internal/suite"
 	"math"
 
 	"github.com/wirelab/wirelab/internal/matrix"
@@ -43,9 +44,7 @@ func measurementDetails(values []float64) string {
 // Summary is result.json in the upstream interop runner's layout (same fields and result
 // words), so tools that read upstream results read ours.
 type Summary struct {
-	StartTime    float64                    `json:"start_time"`
-	EndTime      float64                    `json:"end_time"`
-	LogDir       string                     `json:"log_dir"`
+	suite.RunTimes
 	Servers      []string                   `json:"servers"`
 	Clients      []string                   `json:"clients"`
 	URLs         map[string]string          `json:"urls"`

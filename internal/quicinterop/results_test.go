@@ -9,8 +9,8 @@ import (
 func TestSummaryIsClientMajorLikeUpstream(t *testing.T) {
 	cases := []*Case{{Name: "handshake", Abbr: "H"}, {Name: "transfer", Abbr: "DC"}}
 	res := []matrix.Result{
-		{Server: "s1", Client: "c2", Case: "transfer", Result: matrix.Failed},
-		{Server: "s2", Client: "c1", Case: "handshake", Result: matrix.Succeeded},
+		{Cell: matrix.Cell{Server: "s1", Client: "c2", Case: "transfer"}, Result: matrix.Failed},
+		{Cell: matrix.Cell{Server: "s2", Client: "c1", Case: "handshake"}, Result: matrix.Succeeded},
 	}
 	s := Summarize(cases, []string{"c1", "c2"}, []string{"s1", "s2"}, res, nil)
 	// pairs: c1-s1, c1-s2, c2-s1, c2-s2
@@ -25,8 +25,8 @@ func TestSummaryIsClientMajorLikeUpstream(t *testing.T) {
 func TestMeasurementsGoToTheirOwnListLikeUpstream(t *testing.T) {
 	cases := []*Case{{Name: "handshake", Abbr: "H"}, {Name: "goodput", Abbr: "G", Measure: "goodput", Repetitions: 5}}
 	res := []matrix.Result{
-		{Server: "s", Client: "c", Case: "handshake", Result: matrix.Succeeded},
-		{Server: "s", Client: "c", Case: "goodput", Result: matrix.Succeeded, Values: []float64{9000, 9100}, Details: measurementDetails([]float64{9000, 9100})},
+		{Cell: matrix.Cell{Server: "s", Client: "c", Case: "handshake"}, Result: matrix.Succeeded},
+		{Cell: matrix.Cell{Server: "s", Client: "c", Case: "goodput"}, Result: matrix.Succeeded, Values: []float64{9000, 9100}, Details: measurementDetails([]float64{9000, 9100})},
 	}
 	s := Summarize(cases, []string{"c"}, []string{"s"}, res, nil)
 	if len(s.Results[0]) != 1 || len(s.Measurements[0]) != 1 || s.Measurements[0][0]["details"] != "9050 (± 71) kbps" {

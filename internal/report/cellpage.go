@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/wirelab/wirelab/internal/grpcwebsuite"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/netem"
 )
@@ -120,8 +121,7 @@ func rerunFallback(suite string, r matrix.Result) string {
 	case SuiteH2:
 		return fmt.Sprintf("wirelab h2 --servers %s --cases %s", r.Server, r.Case)
 	}
-	server, chain, _ := strings.Cut(r.Server, "@")
-	return fmt.Sprintf("wirelab grpcweb --chains %s --servers %s --clients %s --cases %s", chain, server, r.Client, r.Case)
+	return fmt.Sprintf("wirelab grpcweb --chains %s --servers %s --clients %s --cases %s", r.Get(grpcwebsuite.AxisChain), r.Server, r.Client, r.Case)
 }
 
 // repetitions lists a cell's --repeat repetitions, or a measurement's repetition folders.

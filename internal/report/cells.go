@@ -49,7 +49,7 @@ func runCells(r *Run, reportDir string) []*Cell {
 		name := pageName(res.Label(), used)
 		c := &Cell{Run: r, R: res, Page: cellsDir(r.RunRef) + "/" + name + ".html",
 			Cache: filepath.Join(reportDir, "cache", r.Suite, r.ID, name)}
-		if dir := filepath.Join(r.Dir, res.Server+"_"+res.Client, res.Case); isDir(dir) {
+		if dir := filepath.Join(r.Dir, res.Path()); isDir(dir) {
 			c.Folder = dir
 		}
 		out = append(out, c)

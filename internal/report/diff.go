@@ -42,8 +42,8 @@ func Diff(old, cur *Run, pages map[string]string) DiffResult {
 			continue
 		}
 		ch := Change{Old: o, New: r, Page: pages[r.Key()]}
-		if isDir(filepath.Join(old.Dir, o.Server+"_"+o.Client, o.Case)) {
-			ch.OldHref = "../" + escapePath(old.Suite+"/"+old.ID+"/"+o.Server+"_"+o.Client+"/"+o.Case) + "/"
+		if isDir(filepath.Join(old.Dir, o.Path())) {
+			ch.OldHref = "../" + escapePath(old.Suite+"/"+old.ID+"/"+filepath.ToSlash(o.Path())) + "/"
 		}
 		d.Changed = append(d.Changed, ch)
 	}

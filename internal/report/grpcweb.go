@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/wirelab/wirelab/internal/grpcwebsuite"
 	"github.com/wirelab/wirelab/internal/matrix"
@@ -17,8 +16,8 @@ import (
 func grpcwebDirect(results []matrix.Result) map[string]matrix.Result {
 	out := map[string]matrix.Result{}
 	for _, r := range results {
-		if server, chain, _ := strings.Cut(r.Server, "@"); chain == grpcwebsuite.DirectChain {
-			out[server+"|"+r.Client+"|"+r.Case] = r
+		if r.Get(grpcwebsuite.AxisChain) == grpcwebsuite.DirectChain {
+			out[r.Key()] = r
 		}
 	}
 	return out

@@ -76,7 +76,7 @@ type layout struct {
 
 func suiteLayout(suite string) layout {
 	client := func(r matrix.Result) string { return r.Client }
-	server := func(r matrix.Result) string { return r.Server }
+	server := func(r matrix.Result) string { return r.Slot() }
 	switch suite {
 	case SuiteQUIC:
 		return layout{corner: "client \\ server", row: client, col: server, allRows: true, allCols: true}
@@ -164,7 +164,7 @@ func matrixTables(suite string, cases []caseInfo, cells []*Cell, was map[string]
 					}
 					continue
 				}
-				row.Cells = append(row.Cells, matrixCell{Kind: "verdict", Verdict: c.R.Result, Client: c.R.Client, Server: c.R.Server,
+				row.Cells = append(row.Cells, matrixCell{Kind: "verdict", Verdict: c.R.Result, Client: c.R.Client, Server: c.R.Slot(),
 					Case: c.R.Case, Title: cellTitle(c.R), Href: c.Page, Text: verdictText(c.R), Was: was[c.R.Key()]})
 				if lay.oracle {
 					row.Cells = append(row.Cells, oracleCell(c.R, direct))
@@ -179,11 +179,10 @@ func matrixTables(suite string, cases []caseInfo, cells []*Cell, was map[string]
 
 // oracleCell shows the direct chain's own outcome for a gRPC-web cell's server, client and case.
 func oracleCell(r matrix.Result, direct map[string]matrix.Result) matrixCell {
-	server, chain, _ := strings.Cut(r.Server, "@")
-	if chain == grpcwebsuite.DirectChain {
+	if r.Get(grpcwebsuite.AxisChain) == grpcwebsuite.DirectChain {
 		return matrixCell{Kind: "oracle", Text: "oracle", Title: "this row is the direct chain: the oracle itself"}
 	}
-	d, ok := direct[server+"|"+r.Client+"|"+r.Case]
+	d, ok := direct[r.With(grpcwebsuite.AxisChain, grpcwebsuite.DirectChain).Key()]
 	if !ok {
 		return matrixCell{Kind: "oracle", Text: "—", Title: "no direct cell: edge and origin cases check the converter alone"}
 	}

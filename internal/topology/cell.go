@@ -24,6 +24,7 @@ type Cell struct {
 	compose *docker.Compose
 	file    string
 	move    func(context.Context) (Subnets, error)
+	exits   *Exits // WatchExits: the cell's exit events
 }
 
 // MoveWith lets Up move the cell to other subnets when another process's network took its own

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// runSuites lists the registered suites; --make writes the make targets that run them (the
+// Makefile includes it, so `make <suite>` iterates the registry).
+func runSuites(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "suites", "")
+	mk := fs.Bool("make", false, "write the make rules of the registered suites (one target each, and a plan target for make test)")
+	if help, err := fs.parse(args); help || err != nil {
+		return err
+	}
+	if !*mk {
+		for _, s := range e.suites() {
+			i := s.Info()
+			fmt.Fprintf(e.stdout, "%-8s make %-8s roles %-40s %s\n", i.Name, i.Make, strings.Join(i.Roles, ","), i.Summary)
+		}
+		return nil
+	}
+	fmt.Fprintln(e.stdout, "# Written by `wirelab suites --make` from the suite registry (internal/suites): do not edit.")
+	var targets, names []string
+	for _, s := range e.suites() {
+		i := s.Info()
+		targets, names = append(targets, i.Make), append(names, i.Name)
+		fmt.Fprintf(e.stdout, "%s: setup $(WIRELAB) ## %s: $(SUITE_VARS_HELP)\n", i.Make, i.Summary)
+		fmt.Fprintf(e.stdout, "\t@$(WIRELAB) images --out $(OUT) --for %s $(SUITE_SELECTION)\n", i.Name)
+		fmt.Fprintf(e.stdout, "\t@$(WIRELAB) %s --out $(OUT) --flags-from-env $(AND_REPORT)\n\n", i.Name)
+	}
+	fmt.Fprintf(e.stdout, "SUITE_TARGETS := %s\nSUITE_NAMES := %s\n", strings.Join(targets, " "), strings.Join(names, " "))
+	fmt.Fprintf(e.stdout, ".PHONY: %s\n", strings.Join(targets, " "))
+	return nil
+}
