@@ -48,7 +48,7 @@ func checkGoPins(ctx context.Context, goBin, root string, rows []versionRow) err
 			return &manifest.Error{File: r.manifest, Field: "implementation.module",
 				Msg: fmt.Sprintf("%s is not required by go.mod (%v)", r.Package, err)}
 		}
-		if strings.TrimPrefix(selected, "v") != strings.TrimPrefix(r.Pinned, "v") {
+		if plainGoVersion(selected) != plainGoVersion(r.Pinned) {
 			return &manifest.Error{File: r.manifest, Field: "implementation.version",
 				Msg: fmt.Sprintf("%q, but go.mod selects %s %s", r.Pinned, r.Package, selected)}
 		}
@@ -73,11 +73,19 @@ func fillGo(ctx context.Context, goBin, root string, rows []versionRow) error {
 			}
 			continue
 		}
-		r.Newest, r.Where = strings.TrimPrefix(newest, "v"), "module proxy"
+		r.Newest, r.Where = plainGoVersion(newest), "module proxy"
 		r.Status = statusUpToDate
-		if r.Newest != strings.TrimPrefix(r.Pinned, "v") {
+		if r.Newest != plainGoVersion(r.Pinned) {
 			r.Status = statusOutdated // @upgrade only ever answers a higher version than the selected one
 		}
 	}
 	return firstErr
+}
+
+// plainGoVersion is a Go module version as a manifest pins it: without the v prefix and without
+// the +incompatible suffix Go adds to a v2+ module that has no go.mod, so v2.2.1+incompatible
+// reads 2.2.1. A pseudo-version keeps its date and commit (v0.0.0-20240102030405-0123456789ab
+// reads 0.0.0-20240102030405-0123456789ab).
+func plainGoVersion(v string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(v, "v"), "+incompatible")
 }

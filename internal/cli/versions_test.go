@@ -163,8 +163,10 @@ func TestGoPinMustMatchGoMod(t *testing.T) {
 		return []versionRow{{Image: "x", Registry: registryGo, Package: module, Pinned: pinned, manifest: "images/x/manifest.yml"}}
 	}
 	ctx := context.Background()
-	if err := checkGoPins(ctx, "go", root, row("example.com/dep", "1.2.3")); err != nil {
-		t.Fatalf("matching pin: %v", err)
+	for _, pinned := range []string{"1.2.3", "v1.2.3"} {
+		if err := checkGoPins(ctx, "go", root, row("example.com/dep", pinned)); err != nil {
+			t.Fatalf("matching pin %s: %v", pinned, err)
+		}
 	}
 	for _, c := range []struct{ module, pinned, field string }{
 		{"example.com/dep", "1.2.0", "implementation.version"},
@@ -195,5 +197,39 @@ func TestVersionsBadInputExits2(t *testing.T) {
 	code, out, errOut := wl("versions")
 	if code != 0 || !strings.Contains(out, "alpha") || !strings.Contains(out, statusLocal) {
 		t.Fatalf("local image: code %d out %q err %q", code, out, errOut)
+	}
+}
+
+// A v2+ module without go.mod (h2spec) is selected as vX.Y.Z+incompatible; its manifest pins X.Y.Z.
+func TestGoPinMatchesIncompatibleSelection(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "dep"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "dep", "go.mod"), []byte("module example.com/dep\n\ngo 1.24\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/lab\n\ngo 1.24\n\nrequire example.com/dep v2.2.1+incompatible\n\nreplace example.com/dep => ./dep\n"), 0o644))
+	ctx := context.Background()
+	for _, pinned := range []string{"2.2.1", "v2.2.1+incompatible"} {
+		row := []versionRow{{Image: "x", Registry: registryGo, Package: "example.com/dep", Pinned: pinned, manifest: "images/x/manifest.yml"}}
+		if err := checkGoPins(ctx, "go", root, row); err != nil {
+			t.Errorf("pin %s: %v", pinned, err)
+		}
+	}
+	row := []versionRow{{Image: "x", Registry: registryGo, Package: "example.com/dep", Pinned: "2.2.0", manifest: "images/x/manifest.yml"}}
+	if err := checkGoPins(ctx, "go", root, row); err == nil {
+		t.Error("pin 2.2.0 against v2.2.1+incompatible: no error")
+	}
+}
+
+func TestPlainGoVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"v2.2.1+incompatible":                "2.2.1",
+		"2.2.1":                              "2.2.1",
+		"v0.65.0":                            "0.65.0",
+		"v0.0.0-20240102030405-0123456789ab": "0.0.0-20240102030405-0123456789ab",
+		"v2.0.1-0.20240102030405-0123456789ab+incompatible": "2.0.1-0.20240102030405-0123456789ab",
+		"v1.2.3-rc.1": "1.2.3-rc.1",
+	} {
+		if got := plainGoVersion(in); got != want {
+			t.Errorf("plainGoVersion(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
