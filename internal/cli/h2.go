@@ -10,7 +10,7 @@ import (
 	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/profile"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // runH2 runs the HTTP/2 matrix: every h2 server x section (h2spec, wirelab's own cases), each
@@ -96,7 +96,7 @@ func runH2(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	runner := &h2suite.Runner{Env: m.cellEnv(e, seed, only), Profile: *profileFlag, RTTs: rtts,
-		Repeat: *mf.repeat, Tshark: &quictrace.Runner{Docker: e.docker}}
+		Repeat: *mf.repeat, Tshark: &tshark.Tool{Docker: e.docker}}
 	for _, f := range [][2]string{{"--h2spec", *h2specFlag}, {"--upload-size", nonZero(*uploadSize)}, {"--upload-reps", nonZero(int64(*uploadReps))}} {
 		if f[1] != "" {
 			runner.RerunFlags += " " + f[0] + " " + f[1]

@@ -11,7 +11,7 @@ import (
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/profile"
 	"github.com/wirelab/wirelab/internal/quicinterop"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // imageRefs collects repeated --image NAME=IMAGE[:roles] flags.
@@ -116,7 +116,7 @@ func runQuic(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	runner := &quicinterop.Runner{Env: m.cellEnv(e, seed, only), Profile: *profileFlag, Repeat: *mf.repeat,
-		Trace: quicinterop.QuicTrace{Tshark: &quictrace.Runner{Docker: e.docker}}}
+		Trace: quicinterop.QuicTrace{Tshark: &tshark.Tool{Docker: e.docker}}}
 	results, err := runner.RunMatrix(ctx, clients, servers, cases, done)
 	if err != nil { // the journal could not keep a result: nothing more can be written reliably
 		return m.journalError(err)

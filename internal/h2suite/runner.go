@@ -7,7 +7,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/cellenv"
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // Runner runs the h2 matrix: each server x section cell in a client -- sim -- server topology
@@ -17,7 +17,7 @@ type Runner struct {
 	Profile     string                   // the sim profile of every section without its own
 	RTTs        map[string]time.Duration // each profile's round-trip time: client time limits grow with it
 	Repeat      int
-	Tshark      *quictrace.Runner // editcap for the decrypted pcapng (tshark image)
+	Tshark      *tshark.Tool // editcap for the decrypted pcapng (tshark image)
 }
 
 // Cells lists the matrix's cells: servers outer, sections inner; a section's client is the
