@@ -1,29 +1,29 @@
-package h2conf_test
+package h2_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	h2conf "github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/conformance/h2"
 	"github.com/wirelab/wirelab/conformance/h2/h2test"
 	"golang.org/x/net/http2"
 )
 
 // run runs the selected cases against addr and returns the verdicts by case name.
-func run(t *testing.T, addr string, scale float64, selection string) map[string]h2conf.Verdict {
+func run(t *testing.T, addr string, scale float64, selection string) map[string]h2.Verdict {
 	t.Helper()
-	all, err := h2conf.Cases()
+	all, err := h2.Cases()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := h2conf.Select(all, selection)
+	sel, err := h2.Select(all, selection)
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := &h2conf.Target{Addr: addr, TLS: h2test.ClientTLS(), TimeScale: scale}
-	out := map[string]h2conf.Verdict{}
-	for _, v := range h2conf.Run(context.Background(), target, sel) {
+	target := &h2.Target{Addr: addr, TLS: h2test.ClientTLS(), TimeScale: scale}
+	out := map[string]h2.Verdict{}
+	for _, v := range h2.Run(context.Background(), target, sel) {
 		out[v.Case] = v
 		t.Logf("%-38s %-7s %5dms %s", v.Case, v.Result, v.ElapsedMS, v.Reason)
 	}
@@ -31,12 +31,12 @@ func run(t *testing.T, addr string, scale float64, selection string) map[string]
 }
 
 // expect checks each verdict against want (case -> result; cases not named must pass).
-func expect(t *testing.T, got map[string]h2conf.Verdict, want map[string]string) {
+func expect(t *testing.T, got map[string]h2.Verdict, want map[string]string) {
 	t.Helper()
 	for name, v := range got {
 		w := want[name]
 		if w == "" {
-			w = h2conf.Passed
+			w = h2.Passed
 		}
 		if v.Result != w {
 			t.Errorf("%s: %s (%s), want %s\n%s", name, v.Result, v.Reason, w, strings.Join(v.Frames, "\n"))
@@ -54,7 +54,7 @@ const teCase = "8.2.2-te-not-trailers"
 func TestXNetServer(t *testing.T) {
 	t.Parallel()
 	addr := h2test.StartReference(t, &http2.Server{MaxUploadBufferPerStream: 65535})
-	expect(t, run(t, addr, 1, "all"), map[string]string{teCase: h2conf.Failed})
+	expect(t, run(t, addr, 1, "all"), map[string]string{teCase: h2.Failed})
 }
 
 // With x/net's defaults the stream window equals the largest frame (1 MiB): the receive-window
@@ -102,7 +102,7 @@ func TestMisbehavingServers(t *testing.T) {
 			want := map[string]string{}
 			selection := withoutTiny
 			for _, name := range tc.fails {
-				want[name] = h2conf.Failed
+				want[name] = h2.Failed
 				if name == tiny {
 					selection += "," + tiny
 				}
@@ -140,7 +140,7 @@ func TestServerShapes(t *testing.T) {
 			t.Parallel()
 			want := map[string]string{}
 			for _, name := range tc.skips {
-				want[name] = h2conf.Skipped
+				want[name] = h2.Skipped
 			}
 			got := run(t, h2test.StartRaw(t, tc.shape), 1, tc.selection)
 			expect(t, got, want)
@@ -150,7 +150,7 @@ func TestServerShapes(t *testing.T) {
 }
 
 // expectReasons checks that each named verdict's reason contains the given text.
-func expectReasons(t *testing.T, got map[string]h2conf.Verdict, says map[string]string) {
+func expectReasons(t *testing.T, got map[string]h2.Verdict, says map[string]string) {
 	t.Helper()
 	for name, part := range says {
 		if v, ok := got[name]; !ok || !strings.Contains(v.Reason, part) {
@@ -165,7 +165,7 @@ func TestServerSendingPrioritiesTwo(t *testing.T) {
 	t.Parallel()
 	got := run(t, h2test.StartRaw(t, h2test.SendPrioritiesTwo), 0.2, "rfc9218,6.9.1-enforces-receive-window")
 	for name, v := range got {
-		if v.Result != h2conf.Failed || !strings.Contains(v.Reason, "NO_RFC7540_PRIORITIES=2") {
+		if v.Result != h2.Failed || !strings.Contains(v.Reason, "NO_RFC7540_PRIORITIES=2") {
 			t.Errorf("%s: %s (%s), want failed naming NO_RFC7540_PRIORITIES=2", name, v.Result, v.Reason)
 		}
 	}

@@ -1,4 +1,4 @@
-package h2conf
+package h2
 
 import (
 	"context"

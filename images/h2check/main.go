@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	h2conf "github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/conformance/h2"
 	"github.com/wirelab/wirelab/conformance/h2/h2tls"
 	"github.com/wirelab/wirelab/internal/jsonfile"
 )
@@ -33,8 +33,8 @@ const probeTimeout = 10 * time.Second
 
 // config is what the flags resolve to.
 type config struct {
-	target *h2conf.Target
-	cases  []h2conf.Case
+	target *h2.Target
+	cases  []h2.Case
 	out    string
 	keylog *os.File
 }
@@ -53,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(float64(probeTimeout)*cfg.target.TimeScale))
-	err = h2conf.Probe(ctx, cfg.target)
+	err = h2.Probe(ctx, cfg.target)
 	cancel()
 	if err != nil {
 		fmt.Fprintf(stderr, "h2check: cannot connect to %s over TLS with ALPN h2: %v\n", cfg.target.Addr, err)
@@ -61,7 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	start := time.Now()
-	verdicts := h2conf.Run(context.Background(), cfg.target, cfg.cases)
+	verdicts := h2.Run(context.Background(), cfg.target, cfg.cases)
 	rep := newReport(cfg.target, start, verdicts)
 	for _, v := range verdicts {
 		fmt.Fprintf(stdout, "%-7s %s: %s\n", v.Result, v.Case, v.Reason)
@@ -72,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "h2check: %d passed, %d failed, %d skipped; report in %s\n",
-		rep.Summary[h2conf.Passed], rep.Summary[h2conf.Failed], rep.Summary[h2conf.Skipped], cfg.out)
+		rep.Summary[h2.Passed], rep.Summary[h2.Failed], rep.Summary[h2.Skipped], cfg.out)
 	return 0
 }
 
@@ -110,11 +110,11 @@ func parseFlags(args []string, stdout io.Writer) (*config, error) {
 	if *scale <= 0 || *scale > 100 {
 		return nil, fmt.Errorf("-timeout: scale must be in (0, 100], got %v", *scale)
 	}
-	all, err := h2conf.Cases()
+	all, err := h2.Cases()
 	if err != nil {
 		return nil, err
 	}
-	cases, err := h2conf.Select(all, *caseList)
+	cases, err := h2.Select(all, *caseList)
 	if err != nil {
 		names := make([]string, len(all))
 		for i, c := range all {
@@ -135,7 +135,7 @@ func parseFlags(args []string, stdout io.Writer) (*config, error) {
 	}
 
 	cfg := &config{
-		target: &h2conf.Target{Addr: *addr, TLS: tlsConf, TimeScale: *scale},
+		target: &h2.Target{Addr: *addr, TLS: tlsConf, TimeScale: *scale},
 		cases:  cases,
 		out:    *out,
 	}

@@ -5,23 +5,23 @@ import (
 	"path/filepath"
 	"time"
 
-	h2conf "github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/conformance/h2"
 )
 
 // report is report.json: the run's parameters, a summary and one verdict per case under "cases"
 // (the key the h2 suite reads).
 type report struct {
-	Tool         string           `json:"tool"`
-	Addr         string           `json:"addr"`
-	ServerName   string           `json:"servername"`
-	Started      time.Time        `json:"started"`
-	ElapsedMS    int64            `json:"elapsed_ms"`
-	TimeoutScale float64          `json:"timeout_scale"`
-	Summary      map[string]int   `json:"summary"`
-	Cases        []h2conf.Verdict `json:"cases"`
+	Tool         string         `json:"tool"`
+	Addr         string         `json:"addr"`
+	ServerName   string         `json:"servername"`
+	Started      time.Time      `json:"started"`
+	ElapsedMS    int64          `json:"elapsed_ms"`
+	TimeoutScale float64        `json:"timeout_scale"`
+	Summary      map[string]int `json:"summary"`
+	Cases        []h2.Verdict   `json:"cases"`
 }
 
-func newReport(t *h2conf.Target, start time.Time, verdicts []h2conf.Verdict) *report {
+func newReport(t *h2.Target, start time.Time, verdicts []h2.Verdict) *report {
 	r := &report{
 		Tool:         "h2check",
 		Addr:         t.Addr,
@@ -29,7 +29,7 @@ func newReport(t *h2conf.Target, start time.Time, verdicts []h2conf.Verdict) *re
 		Started:      start.UTC(),
 		ElapsedMS:    time.Since(start).Milliseconds(),
 		TimeoutScale: t.TimeScale,
-		Summary:      map[string]int{h2conf.Passed: 0, h2conf.Failed: 0, h2conf.Skipped: 0},
+		Summary:      map[string]int{h2.Passed: 0, h2.Failed: 0, h2.Skipped: 0},
 		Cases:        verdicts,
 	}
 	for _, v := range verdicts {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/fuzzseeds"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // seedTarget is the QPACK decoder fuzz target the trace seeds are for; fuzzseeds.H3ConnTarget the
@@ -39,9 +39,9 @@ func runFuzzSeeds(ctx context.Context, e *env, args []string) error {
 	if _, err := fuzzseeds.Cells(*runDir); err != nil {
 		return badInputf("%v", err)
 	}
-	r := &quictrace.Runner{Docker: e.docker}
+	r := &tshark.Tool{Docker: e.docker}
 	if err := r.Available(ctx); err != nil {
-		return &docker.EnvError{Msg: fmt.Sprintf("tshark image %s not available (make images IMAGES=tshark): %v", quictrace.Image, err)}
+		return &docker.EnvError{Msg: fmt.Sprintf("tshark image %s not available (make images IMAGES=tshark): %v", tshark.Image, err)}
 	}
 	cells, err := fuzzseeds.FromRun(ctx, r, *runDir)
 	if err != nil {

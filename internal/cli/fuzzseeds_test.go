@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wirelab/wirelab/internal/quictrace/tsharktest"
+	"github.com/wirelab/wirelab/internal/tshark/tsharktest"
 )
 
 // Bad input to fuzz-seeds: exit 2, one line naming the file or flag, nothing written. These

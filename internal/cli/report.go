@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/report"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // runReport is `wirelab report` (make report): the HTML dashboard out/report/index.html from the
@@ -50,7 +50,7 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	}
 	start := time.Now()
 	index, err := report.Generate(ctx, sel, report.Options{Out: *out, Root: e.root, Traces: *traces,
-		Tshark: &quictrace.Runner{Docker: e.docker}, Progress: e.stdout, Now: start})
+		Tshark: &tshark.Tool{Docker: e.docker}, Progress: e.stdout, Now: start})
 	if err != nil {
 		return err
 	}

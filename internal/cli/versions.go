@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 
 	"github.com/wirelab/wirelab/internal/manifest"
+	"github.com/wirelab/wirelab/internal/versions"
 )
 
 // runVersions prints, per image, the pinned version next to the newest its registry serves: Debian
@@ -26,31 +26,22 @@ func runVersions(ctx context.Context, e *env, args []string) error {
 	if ms, err = selectImages(ms, fs.Args()); err != nil {
 		return err
 	}
-	rows := planVersions(ms)
-	if err := checkGoPins(ctx, *goBin, e.root, rows); err != nil {
+	rows := versions.Plan(ms)
+	if err := versions.CheckGoPins(ctx, *goBin, e.root, rows); err != nil {
 		return err
 	}
-	// Both registries are asked even when one fails, so the table says as much as is known.
-	errGo := fillGo(ctx, *goBin, e.root, rows)
-	errDeb := fillDebian(ctx, e.docker, *base, rows)
-	if errDeb != nil {
-		for i := range rows {
-			if rows[i].Registry == registryDebian && rows[i].Status == "" {
-				rows[i].Status, rows[i].Note = statusUnknown, "archive not asked (see the error below)"
-			}
-		}
-	}
+	errFill := versions.Fill(ctx, e.docker, *goBin, e.root, *base, rows)
 	if ctx.Err() != nil {
 		return errInterrupted
 	}
-	write := writeVersionsTable
+	write := versions.WriteTable
 	if *asJSON {
-		write = writeVersionsJSON
+		write = versions.WriteJSON
 	}
 	if err := write(e.stdout, rows); err != nil {
 		return err
 	}
-	return errors.Join(errDeb, errGo)
+	return errFill
 }
 
 // selectImages keeps the named images (all when names is empty); an unknown name is bad input.

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/run"
 )
 
 // GoReport is what MeasureGo wrote and measured.
@@ -150,4 +152,32 @@ func writeFile(path string, fill func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// MeasureGoTarget measures wirelab's own Go code on the host (MeasureGo) into covDir/<target>/
+// and judges its gate; the log goes to the run's folder.
+func MeasureGoTarget(ctx context.Context, r *run.Run, root string, g *Gate, covDir, goBin string) *TargetSummary {
+	dir := filepath.Join(covDir, g.Target)
+	ts := &TargetSummary{Kind: g.Kind, Reports: map[string]string{
+		"html": g.Target + "/index.html", "cobertura": g.Target + "/cobertura.xml",
+		"text": g.Target + "/summary.txt", "profile": g.Target + "/go.cover",
+	}}
+	_ = os.RemoveAll(dir)
+	log, err := os.Create(filepath.Join(r.Dir, g.Target+".log"))
+	if err != nil {
+		ts.Error = err.Error()
+		return ts
+	}
+	defer log.Close()
+	rep, err := MeasureGo(ctx, goBin, root, g, dir, log)
+	if err != nil {
+		ts.Error = fmt.Sprintf("%v (log: %s)", err, log.Name())
+		return ts
+	}
+	ts.Files, ts.Gate, ts.Whole = rep.Files, MetricTable(rep.Gate, g), MetricTable(rep.Whole, nil)
+	ts.Broken = Judge(g, rep.Gate)
+	if rep.TestErr != nil {
+		ts.Error = fmt.Sprintf("%v (log: %s)", rep.TestErr, log.Name())
+	}
+	return ts
 }

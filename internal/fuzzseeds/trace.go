@@ -184,7 +184,7 @@ func parseLine(line string) ([]StreamFrame, bool, error) {
 	return out, true, nil
 }
 
-// Runner runs one tshark pass over a trace (quictrace.Runner.Exec in the wirelab/tshark image).
+// Runner runs one tshark pass over a trace (tshark.Tool.Exec in the wirelab/tshark image).
 type Runner interface {
 	Exec(ctx context.Context, pcap, keylog string, stdout io.Writer, extra ...string) error
 }
@@ -195,7 +195,7 @@ func Extract(ctx context.Context, r Runner, pcap, keylog string) ([]StreamFrame,
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := r.Exec(ctx, pcap, keylog, pw, TsharkArgs()...)
+		err := r.Exec(ctx, pcap, keylog, pw, append(quictrace.DecodeAs(), TsharkArgs()...)...)
 		pw.CloseWithError(err)
 		done <- err
 	}()

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/quictrace/tsharktest"
+	"github.com/wirelab/wirelab/internal/tshark/tsharktest"
 )
 
 // line is one line of tshark output; given the columns before quic.stream.fin, it adds a FIN flag

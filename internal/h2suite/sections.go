@@ -15,7 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	h2conf "github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/conformance/h2"
 	"github.com/wirelab/wirelab/conformance/h2/probe"
 )
 
@@ -150,7 +150,7 @@ func expandOwnCases(path string, in []*Section) ([]*Section, error) {
 		default:
 			return nil, fmt.Errorf("%s: sections[%d]: include: %q: want own-cases or probes", path, i, s.Include)
 		}
-		cases, err := h2conf.Cases()
+		cases, err := h2.Cases()
 		if err != nil {
 			return nil, err
 		}

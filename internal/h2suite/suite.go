@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/suite"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // Suite is the HTTP/2 matrix: every server x section (h2spec, wirelab's own flow-control cases,
@@ -111,7 +111,7 @@ type Matrix struct {
 	profile, rerunFlags   string
 	ownData               bool
 	rtts                  map[string]time.Duration // each profile's round trip: client time limits grow with it
-	tshark                *quictrace.Runner        // editcap for the decrypted pcapng, the upload table's windows
+	tshark                *tshark.Tool             // editcap for the decrypted pcapng, the upload table's windows
 	uploads               []UploadRow
 }
 
@@ -183,14 +183,14 @@ func Columns(sections []*Section) []matrix.Column {
 
 // Before implements suite.Matrix.
 func (m *Matrix) Before(_ context.Context, r *suite.Run, _ []matrix.Cell) error {
-	m.tshark = &quictrace.Runner{Docker: r.Run.Docker}
+	m.tshark = &tshark.Tool{Docker: r.Run.Docker}
 	return nil
 }
 
 // After implements suite.Matrix: the upload table (upload.csv) from the upload cells' traces.
 func (m *Matrix) After(ctx context.Context, r *suite.Run, results []matrix.Result) ([]matrix.Result, error) {
 	if m.tshark == nil {
-		m.tshark = &quictrace.Runner{Docker: r.Run.Docker}
+		m.tshark = &tshark.Tool{Docker: r.Run.Docker}
 	}
 	m.uploads = UploadRows(ctx, m.tshark, m.sections, results)
 	if len(m.uploads) > 0 {

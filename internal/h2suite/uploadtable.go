@@ -12,7 +12,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/csvfile"
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // FlagRatio is the h2/HTTP/1.1 upload ratio below which a server is flagged at high BDP.
@@ -31,7 +31,7 @@ type UploadRow struct {
 // UploadRows builds the rows from the run's upload results, reading each h2 cell's decrypted
 // trace (its first repetition's, under --repeat) and, for the opening connection window,
 // h2upload's own record.
-func UploadRows(ctx context.Context, t *quictrace.Runner, sections []*Section, results []matrix.Result) []UploadRow {
+func UploadRows(ctx context.Context, t *tshark.Tool, sections []*Section, results []matrix.Result) []UploadRow {
 	type key struct{ server, profile string }
 	rows := map[key]*UploadRow{}
 	secs := map[string]*Section{}

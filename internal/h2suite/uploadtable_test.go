@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // h2 below 0.8x HTTP/1.1 is flagged at high BDP only; a failed side is noted, not paired.
@@ -30,7 +30,7 @@ func TestUploadRowsPairFlagAndNote(t *testing.T) {
 		{Cell: matrix.Cell{Server: "b", Case: "uf2"}, Result: matrix.Failed, Reason: "1 of 5 uploads failed", Values: []float64{95}, Dir: dir},
 		{Cell: matrix.Cell{Server: "a", Case: "h2spec"}, Result: matrix.Failed},
 	}
-	rows := UploadRows(context.Background(), &quictrace.Runner{}, secs, res)
+	rows := UploadRows(context.Background(), &tshark.Tool{}, secs, res)
 	if len(rows) != 3 {
 		t.Fatalf("%+v", rows)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // ServerWindows is what a server's own HTTP/2 frames in a trace say about its receive windows
@@ -141,7 +141,7 @@ func split(s string) []string {
 }
 
 // ReadServerWindows runs tshark over a cell's decrypted server-side trace.
-func ReadServerWindows(ctx context.Context, t *quictrace.Runner, pcapng string) (ServerWindows, error) {
+func ReadServerWindows(ctx context.Context, t *tshark.Tool, pcapng string) (ServerWindows, error) {
 	out, err := t.Fields(ctx, pcapng, WindowFilter, WindowFields...)
 	if err != nil {
 		return ServerWindows{}, err

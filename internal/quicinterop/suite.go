@@ -9,8 +9,8 @@ import (
 	"sort"
 
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/suite"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // Suite is the QUIC/HTTP-3 interop matrix: client x server x test case through the sim,
@@ -95,7 +95,7 @@ type Matrix struct {
 	byCase                   map[string]*Case
 	compliant                map[string]string // "name/role" -> "" or why the image is not compliant (Before)
 	trace                    TraceChecker
-	traceTool                *quictrace.Runner
+	traceTool                *tshark.Tool
 	clientNames, serverNames []string
 }
 
@@ -152,7 +152,7 @@ func (m *Matrix) Columns() []matrix.Column { return Columns(m.cases) }
 
 // Before implements suite.Matrix: the compliance probe of every image the cells to run use.
 func (m *Matrix) Before(ctx context.Context, r *suite.Run, todo []matrix.Cell) error {
-	m.traceTool = &quictrace.Runner{Docker: r.Run.Docker}
+	m.traceTool = &tshark.Tool{Docker: r.Run.Docker}
 	if m.trace == nil {
 		m.trace = QuicTrace{Tshark: m.traceTool}
 	}

@@ -8,13 +8,14 @@ import (
 
 	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // QuicTrace evaluates trace checks with one tshark pass over the server-side pcap (what upstream
 // reads its verdicts from), decrypted with the endpoints' keylogs. It also leaves the trace as a
 // pcapng with the secrets injected, which opens decrypted in Wireshark.
 type QuicTrace struct {
-	Tshark *quictrace.Runner
+	Tshark *tshark.Tool
 }
 
 // Check implements TraceChecker.
@@ -45,7 +46,7 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 	if quictrace.LongHeadersSuffice(names) {
 		filter = quictrace.LongHeaderFilter
 	}
-	trace, err := q.Tshark.Load(ctx, pcap, keys, filter)
+	trace, err := quictrace.Load(ctx, q.Tshark, pcap, keys, filter)
 	if err != nil {
 		return TraceVerdict{}, err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // rawPcap writes a LINKTYPE_RAW pcap with nanosecond stamps (what the sim writes) of IPv4/UDP
@@ -156,7 +158,7 @@ func TestLongHeaderFilterKeepsVerdicts(t *testing.T) {
 	}
 }
 
-func filteredFixture(t *testing.T, r *Runner, name string) *Trace {
+func filteredFixture(t *testing.T, r *tshark.Tool, name string) *Trace {
 	t.Helper()
 	return fixtureWith(t, r, name, LongHeaderFilter)
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/quicvarint"
+	"github.com/wirelab/wirelab/internal/tshark"
+	"github.com/wirelab/wirelab/internal/tshark/tsharktest"
 )
 
 // Fixtures are recorded by conformance/quic/fixtures/gen.sh.
@@ -21,18 +23,9 @@ const testdata = "../../conformance/quic/testdata"
 var update = flag.Bool("update", false, "rewrite the stored tshark JSON samples (needs the wirelab/tshark image)")
 
 // needTshark skips when the tshark image is missing, unless WIRELAB_INTEGRATION=1.
-func needTshark(t *testing.T) *Runner {
+func needTshark(t *testing.T) *tshark.Tool {
 	t.Helper()
-	r := &Runner{}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := r.Available(ctx); err != nil {
-		if os.Getenv("WIRELAB_INTEGRATION") == "1" {
-			t.Fatalf("WIRELAB_INTEGRATION=1 but the tshark image is not usable: %v", err)
-		}
-		t.Skipf("skipping: image %s not available (build it: go build -o out/bin/wirelab ./cmd/wirelab && out/bin/wirelab images tshark): %v", Image, err)
-	}
-	return r
+	return tsharktest.Need(t)
 }
 
 var (
@@ -41,13 +34,13 @@ var (
 )
 
 // fixture runs the one tshark pass over testdata/<name>.pcap (+ .keys), cached per test binary.
-func fixture(t *testing.T, r *Runner, name string) *Trace {
+func fixture(t *testing.T, r *tshark.Tool, name string) *Trace {
 	t.Helper()
 	return fixtureWith(t, r, name, "")
 }
 
 // fixtureWith is fixture with a display filter (LongHeaderFilter or "").
-func fixtureWith(t *testing.T, r *Runner, name, filter string) *Trace {
+func fixtureWith(t *testing.T, r *tshark.Tool, name, filter string) *Trace {
 	t.Helper()
 	loadMu.Lock()
 	defer loadMu.Unlock()
@@ -57,7 +50,7 @@ func fixtureWith(t *testing.T, r *Runner, name, filter string) *Trace {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	tr, err := r.Load(ctx, filepath.Join(testdata, name+".pcap"), filepath.Join(testdata, name+".keys"), filter)
+	tr, err := Load(ctx, r, filepath.Join(testdata, name+".pcap"), filepath.Join(testdata, name+".keys"), filter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +190,7 @@ func TestInjectSecrets(t *testing.T) {
 	if err := r.InjectSecrets(ctx, filepath.Join(testdata, "handshake.pcap"), filepath.Join(testdata, "handshake.keys"), out); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := r.Load(ctx, out, "", "") // no keylog: the secrets are in the file
+	tr, err := Load(ctx, r, out, "", "") // no keylog: the secrets are in the file
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,10 +208,12 @@ func TestStoredSample(t *testing.T) {
 	path := filepath.Join(testdata, "handshake.tshark.json.gz")
 	if *update {
 		r := needTshark(t)
-		b, err := r.JSON(context.Background(), filepath.Join(testdata, "handshake.pcap"), filepath.Join(testdata, "handshake.keys"))
+		var out bytes.Buffer
+		err := r.Exec(context.Background(), filepath.Join(testdata, "handshake.pcap"), filepath.Join(testdata, "handshake.keys"), &out, TsharkArgs("")...)
 		if err != nil {
 			t.Fatal(err)
 		}
+		b := out.Bytes()
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
 		zw.Write(b)
@@ -387,23 +382,13 @@ func TestParseH3Stream(t *testing.T) {
 	}
 }
 
-func TestDockerArgs(t *testing.T) {
-	dir := t.TempDir()
-	p, k := filepath.Join(dir, "a.pcap"), filepath.Join(dir, "keys.log")
-	os.WriteFile(p, nil, 0o644)
-	os.WriteFile(k, nil, 0o644)
-	args, err := (&Runner{}).DockerArgs(p, k, "")
-	if err != nil {
-		t.Fatal(err)
+func TestTsharkArgs(t *testing.T) {
+	want := []string{"-d", "udp.port==443,quic", "-d", "udp.port==4443,quic", "-T", "json", "--no-duplicate-keys", "-J", Protocols}
+	if got := TsharkArgs(""); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("args %q, want %q", got, want)
 	}
-	want := []string{"run", "--rm", "--network", "none", "-v", dir + ":/t0:ro", Image, "-r", "/t0/a.pcap", "-n", "-d", "udp.port==443,quic", "-d", "udp.port==4443,quic",
-		"-o", "tls.keylog_file:/t0/keys.log", "-T", "json", "--no-duplicate-keys", "-J", Protocols}
-	if len(args) != len(want) {
-		t.Fatalf("args %q", args)
-	}
-	for i := range want {
-		if args[i] != want[i] {
-			t.Fatalf("args %q, want %q", args, want)
-		}
+	want = append(append(DecodeAs(), "-Y", LongHeaderFilter), want[4:]...)
+	if got := TsharkArgs(LongHeaderFilter); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("filtered args %q, want %q", got, want)
 	}
 }

@@ -234,7 +234,7 @@ func TestResumptionUndecryptedFullHandshake(t *testing.T) {
 	keys := firstConnectionKeys(t, filepath.Join(testdata, "fullhandshakes.keys"))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	tr, err := r.Load(ctx, filepath.Join(testdata, "fullhandshakes.pcap"), keys, "")
+	tr, err := Load(ctx, r, filepath.Join(testdata, "fullhandshakes.pcap"), keys, "")
 	if err != nil {
 		t.Fatal(err)
 	}

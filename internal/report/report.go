@@ -17,16 +17,16 @@ import (
 
 	"github.com/wirelab/wirelab/internal/grpcwebsuite"
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // Options say where the report reads and writes and how much trace work it does.
 type Options struct {
-	Out      string            // out/: the runs are read from it, the report goes to out/report/
-	Root     string            // the repository: the suites' case files give the cases' order and descriptions
-	Traces   string            // which cells get the trace summaries: all, failed or none
-	Tshark   *quictrace.Runner // the packet lists' tshark (nil: none)
-	Progress io.Writer         // progress lines (nil: quiet)
+	Out      string       // out/: the runs are read from it, the report goes to out/report/
+	Root     string       // the repository: the suites' case files give the cases' order and descriptions
+	Traces   string       // which cells get the trace summaries: all, failed or none
+	Tshark   *tshark.Tool // the packet lists' tshark (nil: none)
+	Progress io.Writer    // progress lines (nil: quiet)
 	Now      time.Time
 }
 

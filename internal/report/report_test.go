@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/docker"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // The fixture: testdata/fixture-out holds a QUIC run and an older one (a cell changed verdict, a flaky
@@ -218,7 +218,7 @@ func TestCorruptedJournalNamesFileAndLine(t *testing.T) {
 
 // fakeDocker is a docker CLI for the packet lists: `image inspect` answers (unless there is no
 // image), `run` writes a one-packet list for every job of the batch; each call is logged.
-func fakeDocker(t *testing.T, image bool) (*quictrace.Runner, string) {
+func fakeDocker(t *testing.T, image bool) (*tshark.Tool, string) {
 	t.Helper()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls.log")
@@ -255,10 +255,10 @@ done
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &quictrace.Runner{Docker: &docker.CLI{Bin: bin}}, log
+	return &tshark.Tool{Docker: &docker.CLI{Bin: bin}}, log
 }
 
-func generate(t *testing.T, out string, tshark *quictrace.Runner, traces string) string {
+func generate(t *testing.T, out string, tshark *tshark.Tool, traces string) string {
 	t.Helper()
 	sel, err := Select(out, nil, nil, false)
 	if err != nil {

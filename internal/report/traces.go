@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/capture"
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // traceInfos works out every cell's trace summaries: the time-sequence (Go, over the raw pcap),
@@ -147,7 +147,7 @@ func packetLists(ctx context.Context, o Options, dir string, cells []*Cell, info
 		batchErr = fmt.Errorf("no tshark")
 	default:
 		if err := o.Tshark.Available(ctx); err != nil {
-			batchErr = fmt.Errorf("the tshark image (%s) is not available here (build it: make images IMAGES=tshark)", quictrace.Image)
+			batchErr = fmt.Errorf("the tshark image (%s) is not available here (build it: make images IMAGES=tshark)", tshark.Image)
 			o.progress("report: %v: the cell pages say so\n", batchErr)
 		} else {
 			o.progress("report: tshark over %d traces in one container (%d cached)\n", len(jobs), len(cells)-len(jobs))

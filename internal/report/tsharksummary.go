@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // packetLimit is how many packets a cell page lists; the page says how many more the trace has.
@@ -85,7 +86,7 @@ const (
 // key in the job's cache folder; a job that asks for it gets its pcapng first (editcap, in the
 // same container). Progress lines go to progress. out/ is mounted read-only, the cache root
 // read-write.
-func tsharkBatch(ctx context.Context, t *quictrace.Runner, out, cacheRoot string, jobs []packetJob, progress io.Writer) error {
+func tsharkBatch(ctx context.Context, t *tshark.Tool, out, cacheRoot string, jobs []packetJob, progress io.Writer) error {
 	if len(jobs) == 0 {
 		return nil
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 func main() {
@@ -42,7 +43,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "# no %s beside %s: not a sealed wirelab trace, it may be incomplete\n", capture.SealFile, flag.Arg(0))
 	}
 	start := time.Now()
-	t, err := (&quictrace.Runner{}).Load(context.Background(), flag.Arg(0), keys, "")
+	t, err := quictrace.Load(context.Background(), &tshark.Tool{}, flag.Arg(0), keys, "")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)

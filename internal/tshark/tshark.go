@@ -1,4 +1,6 @@
-package quictrace
+// Package tshark runs tshark and editcap of the wirelab/tshark image (images/tshark) in
+// network-less containers through the docker CLI.
+package tshark
 
 import (
 	"bytes"
@@ -16,48 +18,20 @@ import (
 // Image is the tshark image (images/tshark).
 const Image = "wirelab/tshark:latest"
 
-// Protocols tshark prints (with all their children) in its JSON tree. TLS handshake messages
-// appear inside QUIC's CRYPTO frames; http3 is its own top-level layer.
-const Protocols = "frame ip ipv6 udp quic http3"
-
-// LongHeaderFilter is the display filter of a pass whose checks read only the handshake and the
-// close: the datagrams that carry a long-header packet (any coalesced 1-RTT packet comes along)
-// or a CONNECTION_CLOSE. Everything is still dissected, so connection state and decryption are
-// the same; printing each 1-RTT datagram's JSON tree is what costs (a 25 MiB transfer: 23 s
-// whole, 2.4 s filtered).
-const LongHeaderFilter = "quic.header_form == 1 || quic.frame_type == 0x1c || quic.frame_type == 0x1d"
-
-// TsharkArgs is the tshark command line (after the program name) that dissects pcap with the
-// secrets in keylog (empty when the pcapng carries them, see InjectSecrets): UDP port 443 is
-// decoded as QUIC (h3 follows from ALPN), printed as one JSON tree per datagram, only those that
-// match filter when it is not empty.
-func TsharkArgs(pcap, keylog, filter string) []string {
-	args := []string{"-r", pcap, "-n",
-		"-d", "udp.port==" + strconv.Itoa(ServerPort) + ",quic",
-		"-d", "udp.port==" + strconv.Itoa(PreferredAddressPort) + ",quic"}
-	if keylog != "" {
-		args = append(args, "-o", "tls.keylog_file:"+keylog)
-	}
-	if filter != "" {
-		args = append(args, "-Y", filter)
-	}
-	return append(args, "-T", "json", "--no-duplicate-keys", "-J", Protocols)
-}
-
-// Runner runs tshark in the wirelab/tshark image through the docker CLI.
-type Runner struct {
+// Tool runs tshark in the wirelab/tshark image through the docker CLI.
+type Tool struct {
 	Docker *docker.CLI // default docker.New()
 	Image  string      // default Image
 }
 
-func (r *Runner) cli() *docker.CLI {
+func (r *Tool) cli() *docker.CLI {
 	if r != nil && r.Docker != nil {
 		return r.Docker
 	}
 	return docker.New()
 }
 
-func (r *Runner) image() string {
+func (r *Tool) image() string {
 	if r != nil && r.Image != "" {
 		return r.Image
 	}
@@ -65,7 +39,7 @@ func (r *Runner) image() string {
 }
 
 // Available reports whether the tshark image exists locally (`docker image inspect`).
-func (r *Runner) Available(ctx context.Context) error {
+func (r *Tool) Available(ctx context.Context) error {
 	_, err := r.cli().Run(ctx, "image", "inspect", "--format", "{{.Id}}", r.image())
 	return err
 }
@@ -97,76 +71,10 @@ func (m *mounts) path(host string) (string, error) {
 	return c + "/" + base, nil
 }
 
-// DockerArgs is the full `docker ...` argument list that runs one tshark pass over pcap
-// (keylog and display filter optional) in a network-less container.
-func (r *Runner) DockerArgs(pcap, keylog, filter string) ([]string, error) {
-	var m mounts
-	cp, err := m.path(pcap)
-	if err != nil {
-		return nil, fmt.Errorf("trace: %w", err)
-	}
-	ck := ""
-	if keylog != "" {
-		if ck, err = m.path(keylog); err != nil {
-			return nil, fmt.Errorf("keylog: %w", err)
-		}
-	}
-	args := append([]string{"run", "--rm", "--network", "none"}, m.args...)
-	args = append(args, r.image())
-	return append(args, TsharkArgs(cp, ck, filter)...), nil
-}
-
-// JSON runs the single tshark pass and returns its raw JSON output.
-func (r *Runner) JSON(ctx context.Context, pcap, keylog string) ([]byte, error) {
-	args, err := r.DockerArgs(pcap, keylog, "")
-	if err != nil {
-		return nil, err
-	}
-	var out, errb bytes.Buffer
-	cmd := r.cli().Cmd(ctx, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("tshark on %s: %v: %s", pcap, err, lastLine(errb.String()))
-	}
-	return out.Bytes(), nil
-}
-
-// Load runs tshark once over pcap (with keylog, may be "") and parses its output as it streams
-// (the JSON is never held in memory as a whole). With filter LongHeaderFilter the Trace holds
-// the handshake datagrams only and says so (LongHeadersOnly).
-func (r *Runner) Load(ctx context.Context, pcap, keylog, filter string) (*Trace, error) {
-	args, err := r.DockerArgs(pcap, keylog, filter)
-	if err != nil {
-		return nil, err
-	}
-	var errb bytes.Buffer
-	cmd := r.cli().Cmd(ctx, args...)
-	cmd.Stderr = &errb
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("tshark on %s: %w", pcap, err)
-	}
-	t, perr := Parse(stdout)
-	if perr != nil {
-		io.Copy(io.Discard, stdout) // let tshark finish before Wait
-	}
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("tshark on %s: %v: %s", pcap, err, lastLine(errb.String()))
-	}
-	if perr != nil {
-		return nil, fmt.Errorf("%s: %w", pcap, perr)
-	}
-	t.LongHeadersOnly = filter == LongHeaderFilter
-	return t, nil
-}
-
 // Fields runs tshark over a trace (a pcapng with its secrets embedded, see InjectSecrets) and
 // returns one line per packet matching filter: the fields tab-separated, several occurrences
 // of a field in one packet (HTTP/2 frames sharing a TCP segment) joined by '|'.
-func (r *Runner) Fields(ctx context.Context, pcap, filter string, fields ...string) (string, error) {
+func (r *Tool) Fields(ctx context.Context, pcap, filter string, fields ...string) (string, error) {
 	var m mounts
 	cp, err := m.path(pcap)
 	if err != nil {
@@ -188,7 +96,7 @@ func (r *Runner) Fields(ctx context.Context, pcap, filter string, fields ...stri
 
 // InjectSecrets writes out (pcapng) = in with the TLS keylog embedded as a Decryption Secrets
 // Block (`editcap --inject-secrets tls,<keylog> in out`), so Wireshark opens it decrypted.
-func (r *Runner) InjectSecrets(ctx context.Context, in, keylog, out string) error {
+func (r *Tool) InjectSecrets(ctx context.Context, in, keylog, out string) error {
 	var m mounts
 	ci, err := m.path(in)
 	if err != nil {
@@ -214,7 +122,7 @@ func (r *Runner) InjectSecrets(ctx context.Context, in, keylog, out string) erro
 // Script runs a shell script in ONE tshark container (no network, as the calling user, so what
 // it writes is the user's) with binds mounted (`host:container[:ro]`): a batch over many traces
 // pays the container's start once. The script's standard output streams to stdout.
-func (r *Runner) Script(ctx context.Context, binds []string, script string, stdout io.Writer) error {
+func (r *Tool) Script(ctx context.Context, binds []string, script string, stdout io.Writer) error {
 	args := []string{"run", "--rm", "--network", "none", "--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid()),
 		"-e", "HOME=/tmp"}
 	for _, b := range binds {
@@ -242,28 +150,14 @@ func lastLine(s string) string {
 }
 
 // Exec runs one tshark pass over pcap (with the secrets in keylog, may be "" when the pcapng
-// carries them) in a network-less container: UDP ports ServerPort and PreferredAddressPort are
-// decoded as QUIC and extra (a display filter, -T fields -e ...) follows. Standard output
-// streams to stdout; a failing tshark (a damaged capture) is an error ending in tshark's last
-// line.
-func (r *Runner) Exec(ctx context.Context, pcap, keylog string, stdout io.Writer, extra ...string) error {
-	var m mounts
-	cp, err := m.path(pcap)
+// carries them) in a network-less container; extra (decode-as options, a display filter, -T
+// fields -e ...) follows the input options. Standard output streams to stdout; a failing tshark
+// (a damaged capture) is an error ending in tshark's last line.
+func (r *Tool) Exec(ctx context.Context, pcap, keylog string, stdout io.Writer, extra ...string) error {
+	all, m, err := r.dockerArgs(pcap, keylog, extra)
 	if err != nil {
-		return fmt.Errorf("trace: %w", err)
+		return err
 	}
-	args := []string{"-r", cp, "-n",
-		"-d", "udp.port==" + strconv.Itoa(ServerPort) + ",quic",
-		"-d", "udp.port==" + strconv.Itoa(PreferredAddressPort) + ",quic"}
-	if keylog != "" {
-		ck, err := m.path(keylog)
-		if err != nil {
-			return fmt.Errorf("keylog: %w", err)
-		}
-		args = append(args, "-o", "tls.keylog_file:"+ck)
-	}
-	all := append([]string{"run", "--rm", "--network", "none"}, m.args...)
-	all = append(append(append(all, r.image()), args...), extra...)
 	var errb bytes.Buffer
 	cmd := r.cli().Cmd(ctx, all...)
 	cmd.Stdout, cmd.Stderr = stdout, &errb
@@ -271,6 +165,26 @@ func (r *Runner) Exec(ctx context.Context, pcap, keylog string, stdout io.Writer
 		return fmt.Errorf("tshark on %s: %v: %s", pcap, err, m.host(tsharkError(errb.String())))
 	}
 	return nil
+}
+
+// dockerArgs is the full `docker ...` argument list of Exec, and the mounts it makes.
+func (r *Tool) dockerArgs(pcap, keylog string, extra []string) ([]string, *mounts, error) {
+	var m mounts
+	cp, err := m.path(pcap)
+	if err != nil {
+		return nil, nil, fmt.Errorf("trace: %w", err)
+	}
+	args := []string{"-r", cp, "-n"}
+	if keylog != "" {
+		ck, err := m.path(keylog)
+		if err != nil {
+			return nil, nil, fmt.Errorf("keylog: %w", err)
+		}
+		args = append(args, "-o", "tls.keylog_file:"+ck)
+	}
+	all := append([]string{"run", "--rm", "--network", "none"}, m.args...)
+	all = append(append(append(all, r.image()), args...), extra...)
+	return all, &m, nil
 }
 
 // tsharkError is tshark's complaint as one line: from its last "tshark:" line on (a damaged

@@ -1,4 +1,4 @@
-package cli
+package versions
 
 import (
 	"strings"
@@ -8,21 +8,21 @@ import (
 
 // Registries `wirelab versions` asks, and the status of a row.
 const (
-	registryDebian = "debian"
-	registryGo     = "go"
+	RegistryDebian = "debian"
+	RegistryGo     = "go"
 
-	statusUpToDate = "up-to-date"
-	statusOutdated = "OUTDATED"
-	statusUnknown  = "unknown"
-	statusLocal    = "local" // made by this repository: no registry to ask
+	StatusUpToDate = "up-to-date"
+	StatusOutdated = "OUTDATED"
+	StatusUnknown  = "unknown"
+	StatusLocal    = "local" // made by this repository: no registry to ask
 )
 
 // debianBackports is the suite a pinned backport (version ~bpoNN) is compared within; every
 // wirelab image is built on Debian trixie (wirelab/base:trixie).
 const debianBackports = "trixie-backports"
 
-// versionRow is one package or module of one image, as `wirelab versions --json` prints it.
-type versionRow struct {
+// Row is one package or module of one image, as `wirelab versions --json` prints it.
+type Row struct {
 	Image    string `json:"image"`
 	Registry string `json:"registry,omitempty"` // debian | go; empty for local images
 	Package  string `json:"package,omitempty"`  // Debian package or Go module path
@@ -35,24 +35,24 @@ type versionRow struct {
 	manifest string // the manifest file, for errors
 }
 
-// planVersions turns manifests into the rows to fill: one per Debian package or Go module, one
+// Plan turns manifests into the rows to fill: one per Debian package or Go module, one
 // "local" row for an image with neither.
-func planVersions(ms []*manifest.Manifest) []versionRow {
-	var rows []versionRow
+func Plan(ms []*manifest.Manifest) []Row {
+	var rows []Row
 	for _, m := range ms {
 		impl := m.Implementation
 		switch {
 		case impl.Module != "":
-			rows = append(rows, versionRow{Image: m.Name, Registry: registryGo, Package: impl.Module,
+			rows = append(rows, Row{Image: m.Name, Registry: RegistryGo, Package: impl.Module,
 				Pinned: impl.Version, manifest: m.File})
 		case len(impl.Packages) > 0:
 			for _, p := range impl.Packages {
 				pinned, _ := impl.PinnedVersion(p) // validated when the manifest was parsed
-				rows = append(rows, versionRow{Image: m.Name, Registry: registryDebian, Package: p, Pinned: pinned,
+				rows = append(rows, Row{Image: m.Name, Registry: RegistryDebian, Package: p, Pinned: pinned,
 					manifest: m.File})
 			}
 		default:
-			rows = append(rows, versionRow{Image: m.Name, Pinned: impl.Version, Status: statusLocal,
+			rows = append(rows, Row{Image: m.Name, Pinned: impl.Version, Status: StatusLocal,
 				Note: "built here (no implementation.packages or module)", manifest: m.File})
 		}
 	}
@@ -63,7 +63,7 @@ func planVersions(ms []*manifest.Manifest) []versionRow {
 func wantsBackports(pinned string) bool { return strings.Contains(pinned, "~bpo") }
 
 // packagesFor lists the distinct package names of rows in registry, in order.
-func packagesFor(rows []versionRow, registry string) []string {
+func packagesFor(rows []Row, registry string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range rows {
@@ -80,10 +80,10 @@ func packagesFor(rows []versionRow, registry string) []string {
 func debianStatus(pinned, newest string) (status, note string) {
 	switch c := debCompare(pinned, newest); {
 	case c < 0:
-		return statusOutdated, ""
+		return StatusOutdated, ""
 	case c == 0:
-		return statusUpToDate, ""
+		return StatusUpToDate, ""
 	default:
-		return statusUnknown, "pinned version is newer than any the archive serves"
+		return StatusUnknown, "pinned version is newer than any the archive serves"
 	}
 }

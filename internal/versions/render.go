@@ -1,4 +1,4 @@
-package cli
+package versions
 
 import (
 	"encoding/json"
@@ -7,8 +7,8 @@ import (
 	"text/tabwriter"
 )
 
-// writeVersionsTable prints the rows aligned, "-" for an empty cell.
-func writeVersionsTable(w io.Writer, rows []versionRow) error {
+// WriteTable prints the rows aligned, "-" for an empty cell.
+func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "IMAGE\tREGISTRY\tPACKAGE\tPINNED\tNEWEST\tSTATUS\tWHERE / NOTE")
 	for _, r := range rows {
@@ -22,7 +22,7 @@ func writeVersionsTable(w io.Writer, rows []versionRow) error {
 	return tw.Flush()
 }
 
-func writeVersionsJSON(w io.Writer, rows []versionRow) error {
+func WriteJSON(w io.Writer, rows []Row) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rows)

@@ -1,4 +1,4 @@
-package cli
+package versions
 
 import (
 	"context"
@@ -65,8 +65,8 @@ func newestDebian(es []madisonEntry, pkg string, backports bool) (version, suite
 
 // fillDebian asks the archive through apt in a labelled throwaway container of baseImage and
 // fills the Debian rows. The container is removed by label afterwards, also when ctx ends.
-func fillDebian(ctx context.Context, d *docker.CLI, baseImage string, rows []versionRow) error {
-	pkgs := packagesFor(rows, registryDebian)
+func fillDebian(ctx context.Context, d *docker.CLI, baseImage string, rows []Row) error {
+	pkgs := packagesFor(rows, RegistryDebian)
 	if len(pkgs) == 0 {
 		return nil
 	}
@@ -93,12 +93,12 @@ func fillDebian(ctx context.Context, d *docker.CLI, baseImage string, rows []ver
 	es := parseMadison(out)
 	for i := range rows {
 		r := &rows[i]
-		if r.Registry != registryDebian {
+		if r.Registry != RegistryDebian {
 			continue
 		}
 		r.Newest, r.Where = newestDebian(es, r.Package, wantsBackports(r.Pinned))
 		if r.Newest == "" {
-			r.Status, r.Note = statusUnknown, "not served by the archive"
+			r.Status, r.Note = StatusUnknown, "not served by the archive"
 			continue
 		}
 		r.Status, r.Note = debianStatus(r.Pinned, r.Newest)

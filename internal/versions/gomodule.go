@@ -1,4 +1,4 @@
-package cli
+package versions
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func goList(ctx context.Context, goBin, root, query string) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go list -m %s: %s", query, lastLines(errb.Bytes(), 1))
+		return "", fmt.Errorf("go list -m %s: %s", query, lastLine(errb.Bytes()))
 	}
 	var m struct{ Version string }
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Version == "" {
@@ -33,14 +33,14 @@ func goList(ctx context.Context, goBin, root, query string) (string, error) {
 	return m.Version, nil
 }
 
-// checkGoPins makes each Go row's pinned version (the manifest's) agree with what go.mod selects,
+// CheckGoPins makes each Go row's pinned version (the manifest's) agree with what go.mod selects,
 // which is what the image is really built from; a mismatch is a manifest error (exit 2).
-func checkGoPins(ctx context.Context, goBin, root string, rows []versionRow) error {
+func CheckGoPins(ctx context.Context, goBin, root string, rows []Row) error {
 	if _, err := exec.LookPath(goBin); err != nil {
 		return &docker.EnvError{Msg: fmt.Sprintf("go command %q not found (install Go, see make deps)", goBin)}
 	}
 	for _, r := range rows {
-		if r.Registry != registryGo {
+		if r.Registry != RegistryGo {
 			continue
 		}
 		selected, err := goList(ctx, goBin, root, r.Package)
@@ -48,7 +48,7 @@ func checkGoPins(ctx context.Context, goBin, root string, rows []versionRow) err
 			return &manifest.Error{File: r.manifest, Field: "implementation.module",
 				Msg: fmt.Sprintf("%s is not required by go.mod (%v)", r.Package, err)}
 		}
-		if strings.TrimPrefix(selected, "v") != strings.TrimPrefix(r.Pinned, "v") {
+		if plainGoVersion(selected) != plainGoVersion(r.Pinned) {
 			return &manifest.Error{File: r.manifest, Field: "implementation.version",
 				Msg: fmt.Sprintf("%q, but go.mod selects %s %s", r.Pinned, r.Package, selected)}
 		}
@@ -58,26 +58,34 @@ func checkGoPins(ctx context.Context, goBin, root string, rows []versionRow) err
 
 // fillGo asks the module proxy for each Go row's newest release. A proxy that cannot be asked
 // leaves the row unknown and is returned as an environment error.
-func fillGo(ctx context.Context, goBin, root string, rows []versionRow) error {
+func fillGo(ctx context.Context, goBin, root string, rows []Row) error {
 	var firstErr error
 	for i := range rows {
 		r := &rows[i]
-		if r.Registry != registryGo {
+		if r.Registry != RegistryGo {
 			continue
 		}
 		newest, err := goList(ctx, goBin, root, r.Package+"@upgrade")
 		if err != nil {
-			r.Status, r.Note = statusUnknown, oneLine(err)
+			r.Status, r.Note = StatusUnknown, oneLine(err)
 			if firstErr == nil {
 				firstErr = &docker.EnvError{Msg: "asking the Go module proxy: " + oneLine(err)}
 			}
 			continue
 		}
-		r.Newest, r.Where = strings.TrimPrefix(newest, "v"), "module proxy"
-		r.Status = statusUpToDate
-		if r.Newest != strings.TrimPrefix(r.Pinned, "v") {
-			r.Status = statusOutdated // @upgrade only ever answers a higher version than the selected one
+		r.Newest, r.Where = plainGoVersion(newest), "module proxy"
+		r.Status = StatusUpToDate
+		if r.Newest != plainGoVersion(r.Pinned) {
+			r.Status = StatusOutdated // @upgrade only ever answers a higher version than the selected one
 		}
 	}
 	return firstErr
+}
+
+// plainGoVersion is a Go module version as a manifest pins it: without the v prefix and without
+// the +incompatible suffix Go adds to a v2+ module that has no go.mod, so v2.2.1+incompatible
+// reads 2.2.1. A pseudo-version keeps its date and commit (v0.0.0-20240102030405-0123456789ab
+// reads 0.0.0-20240102030405-0123456789ab).
+func plainGoVersion(v string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(v, "v"), "+incompatible")
 }
