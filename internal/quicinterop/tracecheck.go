@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/wirelab/wirelab/internal/capture"
+	"github.com/wirelab/wirelab/internal/quiccheck"
 	"github.com/wirelab/wirelab/internal/quictrace"
 )
 
@@ -42,7 +43,7 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 		names = append(names, chk.Name)
 	}
 	filter := ""
-	if quictrace.LongHeadersSuffice(names) {
+	if quiccheck.LongHeadersSuffice(names) {
 		filter = quictrace.LongHeaderFilter
 	}
 	trace, err := q.Tshark.Load(ctx, pcap, keys, filter)
@@ -50,7 +51,11 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 		return TraceVerdict{}, err
 	}
 	for _, chk := range checks {
-		if r := quictrace.Checks[chk.Name](trace); !r.OK() {
+		c, ok := quiccheck.Lookup(chk.Name)
+		if !ok { // ParseCases refuses unknown checks; a Case built elsewhere may not have been
+			return TraceVerdict{}, fmt.Errorf("unknown trace check %q", chk.Name)
+		}
+		if r := c.Run(trace); !r.OK() {
 			return TraceVerdict{Reason: r.Check + ": " + r.Reason}, nil
 		}
 	}
