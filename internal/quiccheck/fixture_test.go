@@ -203,7 +203,8 @@ func TestInjectSecrets(t *testing.T) {
 }
 
 // The checks on the stored tshark output for testdata/handshake.pcap, which needs no docker
-// (quictrace's TestStoredSample asserts the parse and refreshes the file).
+// (quictrace's TestStoredSample asserts the parse and refreshes the file): the verdicts below,
+// and every fixtureCases row on the handshake fixture, so a plain go test sees most checks fail.
 func TestChecksOnStoredSample(t *testing.T) {
 	f, err := os.Open(filepath.Join(testdata, "handshake.tshark.json.gz"))
 	if err != nil {
@@ -221,6 +222,14 @@ func TestChecksOnStoredSample(t *testing.T) {
 	for name, want := range map[string]bool{"handshake": true, "http3": true, "ecn": true, "amplificationlimit": false, "retry": false, "v2": false, "keyupdate": false} {
 		if res := run(t, name, tr); res.OK() != want {
 			t.Errorf("%s: %s, want pass=%v", name, res, want)
+		}
+	}
+	for _, c := range fixtureCases {
+		if c.fixture != "handshake" {
+			continue
+		}
+		if res := run(t, c.check, tr); res.OK() != c.pass {
+			t.Errorf("%s: %s, want pass=%v as on the fixture", c.check, res, c.pass)
 		}
 	}
 }
