@@ -42,7 +42,7 @@ stage unit        $GO test -count=1 ./...
 stage cli         $GO build -o "$WIRELAB" ./cmd/wirelab
 stage images      "$WIRELAB" images --out "$OUT"
 stage setup       bash ci/test-setup.sh
-stage traces      env WIRELAB_INTEGRATION=1 $GO test -count=1 ./internal/quictrace/
+stage traces      env WIRELAB_INTEGRATION=1 $GO test -count=1 ./internal/quictrace/ ./internal/quiccheck/
 stage go-fuzz     env OUT="$OUT" bash fuzz/go/run.sh 3s
 stage integration env WIRELAB_INTEGRATION=1 WIRELAB_BIN="$PWD/$WIRELAB" $GO test -count=1 -v -timeout 30m -p 1 -run Integration ./cmd/wirelab/ ./internal/topology/
 stage fuzz        env OUT="$OUT" bash fuzz/test.sh

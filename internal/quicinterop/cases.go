@@ -15,7 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/quiccheck"
 )
 
 // Case is one test case of conformance/quic/testcases.yml.
@@ -64,12 +64,12 @@ func (c Check) String() string {
 }
 
 // knownCheck reports whether the runner can evaluate a check: "files" here, every other name
-// on the trace (quictrace.Checks). None takes a number yet; the grammar allows "name>=N".
+// on the trace (the quiccheck catalog). None takes a number yet; the grammar allows "name>=N".
 func knownCheck(name string) (wantsArg, known bool) {
 	if name == "files" {
 		return false, true
 	}
-	_, known = quictrace.Checks[name]
+	_, known = quiccheck.Lookup(name)
 	return false, known
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/netem"
 	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/quiccheck"
 )
 
 // shippedCasesAndProfiles loads conformance/quic/testcases.yml and the sim's bundled profiles.
@@ -52,6 +53,22 @@ func TestShippedCases(t *testing.T) {
 	}
 	if h := byName["handshakeloss"]; h.Limit.Seconds() != 300 || h.CheckList[1].String() != "handshakeloss" {
 		t.Errorf("handshakeloss: %v %v", h.Limit, h.CheckList)
+	}
+}
+
+// Every check in the catalog decides some shipped case: one that none names is dead code.
+func TestShippedCasesUseEveryCheck(t *testing.T) {
+	cases, _ := shippedCasesAndProfiles(t)
+	used := map[string]bool{}
+	for _, c := range cases {
+		for _, chk := range c.CheckList {
+			used[chk.Name] = true
+		}
+	}
+	for _, n := range quiccheck.Names() {
+		if !used[n] {
+			t.Errorf("check %s: no case in testcases.yml uses it", n)
+		}
 	}
 }
 

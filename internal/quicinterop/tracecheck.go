@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/wirelab/wirelab/internal/capture"
+	"github.com/wirelab/wirelab/internal/quiccheck"
 	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/tshark"
 )
@@ -43,7 +44,7 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 		names = append(names, chk.Name)
 	}
 	filter := ""
-	if quictrace.LongHeadersSuffice(names) {
+	if quiccheck.LongHeadersSuffice(names) {
 		filter = quictrace.LongHeaderFilter
 	}
 	trace, err := quictrace.Load(ctx, q.Tshark, pcap, keys, filter)
@@ -51,7 +52,11 @@ func (q QuicTrace) Check(ctx context.Context, cellDir string, c *Case, checks []
 		return TraceVerdict{}, err
 	}
 	for _, chk := range checks {
-		if r := quictrace.Checks[chk.Name](trace); !r.OK() {
+		c, ok := quiccheck.Lookup(chk.Name)
+		if !ok { // ParseCases refuses unknown checks; a Case built elsewhere may not have been
+			return TraceVerdict{}, fmt.Errorf("unknown trace check %q", chk.Name)
+		}
+		if r := c.Run(trace); !r.OK() {
 			return TraceVerdict{Reason: r.Check + ": " + r.Reason}, nil
 		}
 	}

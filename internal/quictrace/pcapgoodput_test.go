@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 // rawPcap writes a LINKTYPE_RAW pcap with nanosecond stamps (what the sim writes) of IPv4/UDP
@@ -132,33 +130,4 @@ func TestGoodputFromPcapMatchesTshark(t *testing.T) {
 			t.Errorf("%s: pcap span %v (%v), tshark %v", name, span, err, last.Sub(first))
 		}
 	}
-}
-
-// Every long-header check gives the same verdict on the handshake datagrams alone as on the
-// whole trace, for every fixture: the filtered pass loses nothing those checks read.
-func TestLongHeaderFilterKeepsVerdicts(t *testing.T) {
-	r := needTshark(t)
-	for _, fc := range fixtureCases {
-		if !LongHeaderChecks[fc.check] {
-			continue
-		}
-		full := fixture(t, r, fc.fixture)
-		short := filteredFixture(t, r, fc.fixture)
-		if !short.LongHeadersOnly || len(short.Datagrams) >= len(full.Datagrams) && fc.fixture == "transfer" {
-			t.Fatalf("%s: filtered trace has %d of %d datagrams", fc.fixture, len(short.Datagrams), len(full.Datagrams))
-		}
-		a, b := Checks[fc.check](full), Checks[fc.check](short)
-		if a.OK() != b.OK() || a.OK() != fc.pass {
-			t.Errorf("%s on %s: whole trace %v, handshake datagrams %v, want pass=%v", fc.check, fc.fixture, a, b, fc.pass)
-		}
-	}
-	// A check that reads 1-RTT packets is not in the set: on the filtered trace it would fail.
-	if LongHeaderChecks["keyupdate"] || Checks["keyupdate"](filteredFixture(t, r, "keyupdate")).OK() {
-		t.Error("keyupdate must need the whole trace")
-	}
-}
-
-func filteredFixture(t *testing.T, r *tshark.Tool, name string) *Trace {
-	t.Helper()
-	return fixtureWith(t, r, name, LongHeaderFilter)
 }

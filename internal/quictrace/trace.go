@@ -1,10 +1,10 @@
 // Package quictrace turns a QUIC packet trace (pcap + TLS keylog) into Go structs with ONE tshark
-// pass (in the wirelab/tshark image) and verifies the QUIC interop test cases on them.
+// pass (in the wirelab/tshark image).
 //
 // tshark prints the decrypted dissection tree as JSON (-T json -J "frame ip ipv6 udp quic http3"):
 // one object per UDP datagram holding a list of QUIC packets (coalesced packets stay separate),
 // each with its frames and, inside CRYPTO frames, the TLS handshake messages. Parse turns that
-// into a Trace; the checks (checks.go) are pure functions over a Trace.
+// into a Trace; the interop checks (internal/quiccheck) are pure functions over a Trace.
 package quictrace
 
 import (
@@ -119,7 +119,7 @@ type Trace struct {
 	// HTTP/3 stream type and frame types parsed from the reassembled bytes (if the connection is h3).
 	H3Streams []H3Stream
 	// LongHeadersOnly: tshark printed only the datagrams with a long-header packet
-	// (LongHeaderFilter), enough for the checks in LongHeaderChecks.
+	// (LongHeaderFilter), enough for the checks that read only those (quiccheck.LongHeaders).
 	LongHeadersOnly bool
 }
 
@@ -277,6 +277,24 @@ func (t *Trace) Filter(keep func(p *Packet) bool) []Packet {
 // server-sent Initial packets, in order of first appearance.
 func (t *Trace) Handshakes() []string {
 	return serverInitialsDistinct(t, func(p *Packet) string { return p.SCID })
+}
+
+// ServerInitialVersions returns the distinct versions of server-sent Initial packets.
+func (t *Trace) ServerInitialVersions() []uint32 {
+	return serverInitialsDistinct(t, func(p *Packet) uint32 { return p.Version })
+}
+
+// ClientHellos returns the ClientHello messages in client-sent Initial packets.
+func (t *Trace) ClientHellos() []TLSMessage {
+	var out []TLSMessage
+	for _, p := range t.Filter(func(p *Packet) bool { return p.Dir == ClientToServer && p.Type == TypeInitial }) {
+		for _, m := range p.TLS {
+			if m.Type == TLSClientHello {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // serverInitialsDistinct returns the distinct values of field over server-sent Initial packets,

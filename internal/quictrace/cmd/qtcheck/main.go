@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/capture"
+	"github.com/wirelab/wirelab/internal/quiccheck"
 	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/tshark"
 )
 
 func main() {
 	dump := flag.Bool("dump", false, "print every datagram, packet and HTTP/3 stream")
-	only := flag.String("check", "", "comma-separated checks (default: all): "+strings.Join(quictrace.CheckNames(), ","))
+	only := flag.String("check", "", "comma-separated checks (default: all): "+strings.Join(quiccheck.Names(), ","))
 	flag.Parse()
 	if flag.NArg() < 1 || flag.NArg() > 2 {
 		fmt.Fprintln(os.Stderr, "usage: qtcheck [-dump] [-check a,b] trace.pcap [keys.log]")
@@ -73,18 +74,18 @@ func main() {
 			fmt.Printf("stream conn=%d id=%d %s uni=%v type=%s frames=%v bytes=%d\n", s.Conn, s.ID, s.Dir, s.Uni, ut, s.FrameTypes, s.Bytes)
 		}
 	}
-	names := quictrace.CheckNames()
+	names := quiccheck.Names()
 	if *only != "" {
 		names = strings.Split(*only, ",")
 	}
 	code := 0
 	for _, n := range names {
-		c, ok := quictrace.Checks[n]
+		c, ok := quiccheck.Lookup(n)
 		if !ok {
 			fmt.Fprintf(os.Stderr, "unknown check %q\n", n)
 			os.Exit(2)
 		}
-		r := c(t)
+		r := c.Run(t)
 		fmt.Println(r)
 		if !r.OK() {
 			code = 1

@@ -1,6 +1,16 @@
-package quictrace
+package quiccheck
 
-// CheckVersionNegotiation verifies incompatible version negotiation (RFC 9000 §6, RFC 8999 §6,
+import "github.com/wirelab/wirelab/internal/quictrace"
+
+var versionNegotiation = Check{
+	Name:        "versionnegotiation",
+	Requirement: "RFC 9000 §6, §17.2.1, RFC 8999 §6, RFC 9368 §4",
+	Reads:       LongHeaders,
+	Description: "a Version Negotiation packet that echoes the client's connection IDs and omits its version, then a handshake in a listed version",
+	Run:         checkVersionNegotiation,
+}
+
+// checkVersionNegotiation verifies incompatible version negotiation (RFC 9000 §6, RFC 8999 §6,
 // RFC 9368 §4) on the trace:
 //   - the client's first long header packet uses a version X the server does not support;
 //   - the server answers with a Version Negotiation packet that echoes the connection IDs
@@ -13,12 +23,12 @@ package quictrace
 //
 // Upstream's (disabled) check stops at the VN packet's SCID; this one also requires the
 // handshake with the negotiated version.
-func CheckVersionNegotiation(t *Trace) Result {
+func checkVersionNegotiation(t *quictrace.Trace) Result {
 	const name = "versionnegotiation"
 	pk := t.Packets()
 	first := -1
 	for i, p := range pk {
-		if p.Dir == ClientToServer && p.LongHdr && p.Version != 0 {
+		if p.Dir == quictrace.ClientToServer && p.LongHdr && p.Version != 0 {
 			first = i
 			break
 		}
@@ -29,7 +39,7 @@ func CheckVersionNegotiation(t *Trace) Result {
 	c := pk[first]
 	vn := -1
 	for i := first + 1; i < len(pk); i++ {
-		if pk[i].Dir == ServerToClient && pk[i].Type == TypeVersionNegotiation {
+		if pk[i].Dir == quictrace.ServerToClient && pk[i].Type == quictrace.TypeVersionNegotiation {
 			vn = i
 			break
 		}
@@ -57,7 +67,7 @@ func CheckVersionNegotiation(t *Trace) Result {
 	var y uint32
 	ci := -1
 	for i := vn + 1; i < len(pk); i++ {
-		if pk[i].Dir == ClientToServer && pk[i].Type == TypeInitial {
+		if pk[i].Dir == quictrace.ClientToServer && pk[i].Type == quictrace.TypeInitial {
 			ci, y = i, pk[i].Version
 			break
 		}
@@ -71,9 +81,9 @@ func CheckVersionNegotiation(t *Trace) Result {
 	var serverInitial, clientHandshake bool
 	for _, p := range pk[ci+1:] {
 		switch {
-		case p.Dir == ServerToClient && p.Type == TypeInitial && p.Version == y:
+		case p.Dir == quictrace.ServerToClient && p.Type == quictrace.TypeInitial && p.Version == y:
 			serverInitial = true
-		case p.Dir == ClientToServer && p.Type == TypeHandshake && p.Version == y && serverInitial:
+		case p.Dir == quictrace.ClientToServer && p.Type == quictrace.TypeHandshake && p.Version == y && serverInitial:
 			clientHandshake = true
 		}
 	}
