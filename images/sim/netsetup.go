@@ -47,12 +47,20 @@ func findInterface(p netip.Prefix) (string, error) {
 // setupNetwork claims the gateway addresses, creates the steering routes and the firewall that
 // keeps traffic from bypassing the engine. The TUN devices must already exist (openTUN).
 //
-// Why TUN: the kernel here has no sch_netem, and of the userspace options TUN gives the engine
-// whole, wire-sized packets with final checksums (no offloads on the device), lets it hold,
-// duplicate, rewrite and reorder packets freely in its own memory, and needs no kernel queue
-// or netfilter protocol: policy routing steers everything arriving from one side into that
-// side's TUN, and what the engine writes back is routed on normally. NFQUEUE would hand over
-// checksum-partial skbs and bound the delay line by the kernel queue.
+// Why TUN: the kernel here has no sch_netem, and of the userspace options TUN lets the engine
+// hold, duplicate, rewrite and reorder packets freely in its own memory and needs no netfilter
+// protocol: policy routing steers everything arriving from one side into that side's TUN, and
+// what the engine writes back is routed on normally. NFQUEUE would hand over checksum-partial
+// skbs and bound the delay line by the kernel queue.
+//
+// What crosses the TUN devices depends on offload (SIM_OFFLOAD, default on; openTUN). With it,
+// every read and write carries a virtio_net_hdr and the devices take checksum, TCP and UDP
+// segmentation offload: one read may hold a whole GSO batch (a TCP stack's 64 KB send, a QUIC
+// stack's UDP_SEGMENT batch, or datagrams GRO merged on the sim's interfaces, see enableGRO),
+// which the sim cuts into wire packets with complete checksums itself (splitVnet) before the
+// engine decides on each; the writer hands runs of one flow's packets due together back as one
+// GSO batch (coalesce) that the kernel segments again, computing their checksums. Without it,
+// reads and writes are single wire packets: the kernel segments and completes checksums first.
 func setupNetwork(sides []*side, gro bool) error {
 	var cmds [][]string
 	for _, s := range sides {

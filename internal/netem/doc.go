@@ -2,15 +2,19 @@
 //
 // The kernel in the lab has no sch_netem, so impairment runs in userspace. The
 // I/O layer is the sim sidecar (images/sim): policy routing steers every packet
-// arriving from one side into that side's TUN device, the sim reads it there as
-// a bare, wire-sized IP packet with final checksums (the device has no
-// offloads), hands it to an Emulator and gets back a Decision: drop it (and
-// why), or release it at a virtual time, possibly corrupted, duplicated,
-// CE-marked or NAT-rewritten. Released packets are written back to the TUN
-// device and the kernel routes them on to the other side. The engine itself starts
-// no goroutines, reads no clock and does no I/O; time is the caller's
-// time.Duration since the start of the run. Every random choice comes from a
-// seed, so the same seed and packet sequence give the same decisions.
+// arriving from one side into that side's TUN device. With offload on (the
+// default) one read from it may hold a whole GSO batch, which the sim cuts into
+// the wire packets the sender's kernel would have sent, with complete
+// checksums; either way the engine sees single wire-sized IP packets. The sim
+// hands each to an Emulator and gets back a Decision: drop it (and why), or
+// release it at a virtual time, possibly corrupted, duplicated, CE-marked or
+// NAT-rewritten. Released packets are written back to the TUN device (with
+// offload, a run of one flow's packets due together as one GSO batch that the
+// kernel segments again) and the kernel routes them on to the other side.
+// The engine itself starts no goroutines, reads no clock and does no I/O; time
+// is the caller's time.Duration since the start of the run. Every random choice
+// comes from a seed, so the same seed and packet sequence give the same
+// decisions.
 //
 // Each direction is a Link. A packet that reaches a Link goes through, in order:
 //
@@ -27,7 +31,10 @@
 //     (a second copy through the same queue), corruption (one byte inside the
 //     L4 payload, optionally within its first CorruptWindow bytes; the
 //     UDP/TCP checksum catches it unless CorruptDeliver has the I/O layer
-//     recompute the checksum so the endpoint itself must reject the packet).
+//     recompute the checksum so the endpoint itself must reject the packet.
+//     The sim's writer does not keep corrupted packets out of a coalesced GSO
+//     batch, whose checksums the kernel recomputes: such a packet is delivered
+//     corrupted, see docs/sim.md).
 //
 // Dropped packets do not consume link capacity: loss is applied before the
 // bottleneck, as netem does.

@@ -3,9 +3,9 @@
 # header, version 0) with a 21-byte Destination Connection ID aborts the ngtcp2 example server
 # (h09gtlsserver 1.11.0: util.cc make_cid_key, Assertion `cid.size() <= NGTCP2_MAX_CIDLEN').
 # Found when a corrupted server packet made the go-x-net client answer with such a packet
-# (docs/quic.md, findings). Runs the lab topology (probe client -- sim -- wirelab/ngtcp2 server)
+# (docs/results/2026-11-22-quic-findings.md). Runs the lab topology (probe client -- sim -- wirelab/ngtcp2 server)
 # on its own run label, sends the datagram from the client, and reports the server's fate.
-# Exit 0: reproduced (the server aborted); 1: the server survived (finding gone: update docs/quic.md).
+# Exit 0: reproduced (the server aborted); 1: the server survived (finding gone: say so in a new docs/results/ page).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 run="finding-ngtcp2-vn-$$"
