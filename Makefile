@@ -18,14 +18,15 @@ REPORT_AFTER ?= 1
 AND_REPORT = ; rc=$$?; $(if $(filter 0,$(REPORT_AFTER)),r=0,$(REPORT); r=$$?); exit $$(( rc ? rc : r ))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-browser merge versions images interop grpcweb grpcweb-bench bench baseline h2 report test clean smoke list deps sim-check fuzz-go
+.PHONY: help setup setup-browser merge versions images grpcweb-bench baseline report test clean smoke list deps sim-check fuzz-go
 
 help: ## list the targets with one line each
 	@echo "wirelab — QUIC/HTTP-3, HTTP/2 flow-control and gRPC-web conformance and fuzzing lab"
 	@echo
 	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
 	@echo
-	@echo "Variables: OUT=out (output dir), IMAGES='base endpoint' (make images), RUN_ID=, SEED=, QUICK=1 (sim-check)"
+	@echo "Variables: OUT=out (output dir), IMAGES='base endpoint' (make images), RUN_ID=, SEED=, QUICK=1 (sim-check);"
+	@echo "a suite's target takes each of its flags (wirelab <suite> -h) as a variable: the name in capitals, - as _ (PLAN=1: the plan only)"
 
 $(WIRELAB): $(GO_SOURCES)
 	@mkdir -p $(dir $@)
@@ -53,42 +54,28 @@ sim-check: $(WIRELAB) ## measure the sim's fidelity (RTT, loss, rate, capacity) 
 	@$(WIRELAB) images --out $(OUT) sim probe >/dev/null
 	@$(WIRELAB) sim-check --out $(OUT) $(if $(QUICK),--quick) $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
-interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
-	@$(WIRELAB) quic --out $(OUT) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(SERVERS),--servers $(SERVERS)) \
-	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
-
-grpcweb: setup $(WIRELAB) ## gRPC <-> gRPC-web conversion matrix (chains vs direct): CHAINS= CASES= SERVERS= CLIENTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
-	@$(WIRELAB) grpcweb --out $(OUT) $(if $(CHAINS),--chains $(CHAINS)) $(if $(CASES),--cases $(CASES)) \
-	  $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROFILE),--profile $(PROFILE)) \
-	  $(if $(SEED),--seed $(SEED)) $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) \
-	  $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
+# The suites' targets (make interop, h2, grpcweb, bench, ...) come from the suite registry:
+# `wirelab suites --make` writes one rule per registered suite into $(SUITES_MK), which make
+# includes (and remakes when the binary changes). Each rule builds only the images the suite's
+# selection needs, then runs it; the suite takes its flags from make's variables, each flag's
+# name in capitals with - as _ (SERVERS=nginx, RUN_ID=x, J=4, RESUME=1, REPEAT=5, BASELINE=f,
+# SHARD=2/3, PLAN=1: print the plan only).
+SUITES_MK := $(OUT)/make/suites.mk
+$(SUITES_MK): $(WIRELAB)
+	@mkdir -p $(dir $@)
+	@$(WIRELAB) suites --make >$@.tmp && mv $@.tmp $@
+-include $(SUITES_MK)
 
 merge: $(WIRELAB) ## combine shard run folders (--shard i/N, same flags and seed) into one run: RUN_ID= SHARDS="DIR..." BASELINE=
 	@$(WIRELAB) merge --out $(OUT) --run-id $(RUN_ID) $(if $(BASELINE),--baseline $(BASELINE)) $(SHARDS)
 
-baseline: setup $(WIRELAB) ## write conformance/$(SUITE)/expected.yml (known failing/flaky cells, each with its reason) from a run: SUITE=quic|h2|grpcweb RUN_ID=
+baseline: setup $(WIRELAB) ## write conformance/$(SUITE)/expected.yml (known failing/flaky cells, each with its reason) from a run: SUITE= RUN_ID=
 	@$(WIRELAB) baseline --out $(OUT) --suite $(SUITE) --run-id $(RUN_ID)
 
 grpcweb-bench: setup $(WIRELAB) ## gRPC-web benchmark, one cell at a time: unary p50/p99 (1 KB, 64 KB) and streaming MB/s per chain as ratios to direct (bench.csv): CHAINS= PROFILE= SEED= RUN_ID=
-	@$(WIRELAB) images --out $(OUT)
+	@$(WIRELAB) images --out $(OUT) --for grpcweb --cases bench
 	@$(WIRELAB) grpcweb --out $(OUT) --cases bench -j 1 $(if $(CHAINS),--chains $(CHAINS)) $(if $(PROFILE),--profile $(PROFILE)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
-
-h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control cases, upload BDP, robustness probes): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
-	@$(WIRELAB) h2 --out $(OUT) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CASES),--cases $(CASES)) \
-	  $(if $(H2SPEC),--h2spec $(H2SPEC)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
-	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
-
-# Timings want the CPU: one cell at a time unless J= says otherwise.
-bench: setup $(WIRELAB) ## protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2, h3 per server, client and profile (bench.csv, SVG charts): SERVERS= CLIENTS=curl,ngtcp2,quic-go,aioquic PROTOCOLS= PROFILES= SIZES= CONGESTION=cubic,reno,bbr GSO=on,off HYSTART=on,off REPS= SEED= J=1 RUN_ID= RESUME=1 QUICK=1 SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
-	@$(WIRELAB) bench --out $(OUT) $(if $(QUICK),--quick=$(QUICK)) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROTOCOLS),--protocols $(PROTOCOLS)) \
-	  $(if $(PROFILES),--profiles $(PROFILES)) $(if $(SIZES),--sizes $(SIZES)) $(if $(CONGESTION),--congestion $(CONGESTION)) $(if $(GSO),--gso $(GSO)) $(if $(HYSTART),--hystart $(HYSTART)) $(if $(REPS),--reps $(REPS)) $(if $(SEED),--seed $(SEED)) \
-	  -j $(or $(J),1) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 include fuzz/fuzz.mk coverage/coverage.mk
 

@@ -52,7 +52,7 @@ func runCoverage(ctx context.Context, e *env, args []string) error {
 
 	var r *run.Run
 	if needImage {
-		r, ctx, _, err = e.startRun(ctx, *opts)
+		r, ctx, _, err = e.startRun(ctx, *opts, true)
 	} else {
 		r, ctx, err = run.Start(ctx, *opts, e.docker)
 	}

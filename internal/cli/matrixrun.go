@@ -162,8 +162,8 @@ type matrixRun struct {
 // startMatrix starts the run (engine checked, signals handled), records how it was invoked
 // (run.json), writes the run's certificates once and opens its journal with the results already
 // in it (--resume).
-func (e *env) startMatrix(ctx context.Context, mf matrixFlags, seed uint64) (*matrixRun, error) {
-	r, ctx, compose, err := e.startRun(ctx, *mf.run)
+func (e *env) startMatrix(ctx context.Context, mf matrixFlags, seed uint64, engine bool) (*matrixRun, error) {
+	r, ctx, compose, err := e.startRun(ctx, *mf.run, engine)
 	if err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func runSimCheck(ctx context.Context, e *env, args []string) error {
 			return badInputf("%v", err)
 		}
 	}
-	r, ctx, compose, err := e.startRun(ctx, *opts)
+	r, ctx, compose, err := e.startRun(ctx, *opts, true)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func runSmoke(ctx context.Context, e *env, args []string) error {
 	if _, err := os.Stat(file); err != nil {
 		return badInputf("%v", err)
 	}
-	r, ctx, compose, err := e.startRun(ctx, *opts)
+	r, ctx, compose, err := e.startRun(ctx, *opts, true)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,8 @@ func runSuite(ctx context.Context, e *env, s suite.Suite, args []string) error {
 		return printPlanOnly(e, info, mf, m, cells, baseline)
 	}
 
-	mr, err := e.startMatrix(ctx, mf, seed)
+	_, inProcess := m.(suite.InProcess)
+	mr, err := e.startMatrix(ctx, mf, seed, !inProcess)
 	if err != nil {
 		return err
 	}
@@ -187,6 +188,9 @@ func runOnce(ctx context.Context, m suite.Matrix, r *suite.Run, c matrix.Cell, s
 	_ = os.RemoveAll(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return matrix.Result{Result: matrix.Failed, Reason: err.Error()}
+	}
+	if p, ok := m.(suite.InProcess); ok {
+		return p.RunOnce(ctx, r, c, seed, dir)
 	}
 	layout, err := m.Layout(ctx, r, c, seed, dir)
 	if why, ok := lifecycle.IsUnsupported(err); ok {

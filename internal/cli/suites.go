@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/wirelab/wirelab/internal/suite"
 )
 
 // runSuites lists the registered suites; --make writes the make targets that run them (the
@@ -26,11 +29,32 @@ func runSuites(_ context.Context, e *env, args []string) error {
 	for _, s := range e.suites() {
 		i := s.Info()
 		targets, names = append(targets, i.Make), append(names, i.Name)
-		fmt.Fprintf(e.stdout, "%s: setup $(WIRELAB) ## %s: $(SUITE_VARS_HELP)\n", i.Make, i.Summary)
-		fmt.Fprintf(e.stdout, "\t@$(WIRELAB) images --out $(OUT) --for %s $(SUITE_SELECTION)\n", i.Name)
-		fmt.Fprintf(e.stdout, "\t@$(WIRELAB) %s --out $(OUT) --flags-from-env $(AND_REPORT)\n\n", i.Name)
+		fmt.Fprintf(e.stdout, "%s: setup $(WIRELAB) ## %s: %s\n", i.Make, i.Summary, strings.Join(suiteVariables(e, s), " "))
+		fmt.Fprintf(e.stdout, "\t$(if $(PLAN),,@$(WIRELAB) images --out $(OUT) --for %s --flags-from-env)\n", i.Name)
+		fmt.Fprintf(e.stdout, "\t@$(WIRELAB) %s --out $(OUT) --flags-from-env $(if $(PLAN),,$(AND_REPORT))\n\n", i.Name)
 	}
 	fmt.Fprintf(e.stdout, "SUITE_TARGETS := %s\nSUITE_NAMES := %s\n", strings.Join(targets, " "), strings.Join(names, " "))
 	fmt.Fprintf(e.stdout, ".PHONY: %s\n", strings.Join(targets, " "))
 	return nil
+}
+
+// suiteVariables are the make variables a suite's target takes: its flags, the name in capitals
+// with - as _ (the run-local ones last).
+func suiteVariables(e *env, s suite.Suite) []string {
+	fs := newFlags(e, s.Info().Name, "")
+	fs.matrixFlags(s.Info())
+	s.Flags(fs.FlagSet, e.root)
+	var own, shared []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "out" {
+			return
+		}
+		v := strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_")) + "="
+		if runLocalFlags[f.Name] || f.Name == "repeat" || f.Name == "image" || f.Name == "keep" {
+			shared = append(shared, v)
+			return
+		}
+		own = append(own, v)
+	})
+	return append(own, shared...)
 }

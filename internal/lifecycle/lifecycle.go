@@ -95,6 +95,8 @@ const listenLimit = 20 * time.Second
 // verdict failed, else judge's. The cell's containers and networks are removed before it returns.
 func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res matrix.Result) {
 	res.Result, res.Rerun = matrix.Failed, l.Rerun
+	steps := newStepClock()
+	defer steps.write(filepath.Join(dir, StepsFile))
 	fail := func(format string, a ...any) matrix.Result {
 		res.Result, res.Reason = matrix.Failed, fmt.Sprintf(format, a...)
 		return res
@@ -114,10 +116,13 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	defer release()
 	_ = cell.WriteRerun(l.Rerun)
 	defer func() {
+		steps.mark("verdict")
 		if err := cell.Close(); err != nil && res.Reason == "" {
 			res.Result, res.Reason = matrix.Failed, err.Error()
 		}
+		steps.mark("down")
 	}()
+	steps.mark("allocate")
 	exits, err := cell.WatchExits(ctx, time.Now().Add(-time.Second))
 	if err != nil {
 		return fail("%v", err)
@@ -132,6 +137,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	if err := cell.Up(ctx, services...); err != nil {
 		return fail("%v", err)
 	}
+	steps.mark("up")
 	if why, code := waitListening(ctx, cell, l.Peers); why != "" {
 		if code == 127 {
 			return unsupported("%s", why)
@@ -146,10 +152,13 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 			return fail("%v", err)
 		}
 	}
+	steps.mark("listen")
 	if err := cell.Up(ctx, client); err != nil {
 		return fail("%v", err)
 	}
+	steps.mark("client-up")
 	code, why, peerCode := watch(ctx, cell, exits, client, l)
+	steps.mark("client")
 	if ctx.Err() != nil {
 		return res
 	}
@@ -170,6 +179,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	if err := cell.Fence(ctx, peerServices(l.Peers)...); err != nil {
 		return fail("%v", err)
 	}
+	steps.mark("fence")
 	ev := Evidence{Dir: dir, ClientExit: code, ClientWords: words}
 	if err := jsonfile.Write(filepath.Join(dir, EvidenceFile), ev); err != nil {
 		return fail("%v", err)

@@ -37,6 +37,8 @@ type Options struct {
 	ID    string // run id (default NewID)
 	Keep  bool   // keep containers and networks after the run, for debugging
 	Suite string
+	// NoContainers: the run starts none (an in-process suite), so Finish has nothing to remove.
+	NoContainers bool
 }
 
 // Run is one invocation that creates labelled docker resources.
@@ -112,6 +114,9 @@ func (r *Run) Interrupted() os.Signal {
 // listening for signals. It uses its own context: the run's may already be cancelled.
 func (r *Run) Finish() error {
 	defer r.stop()
+	if r.NoContainers {
+		return nil
+	}
 	if r.Keep && r.Interrupted() == nil {
 		fmt.Fprintf(os.Stderr, "wirelab: --keep: containers and networks of run %s left running; remove them with: wirelab clean --run-id %s\n", r.ID, r.ID)
 		return nil

@@ -91,6 +91,13 @@ type Matrix interface {
 	PrintTable(w io.Writer, r *Run, results []matrix.Result)
 }
 
+// InProcess is a Matrix whose cells run in wirelab's own process, without containers (a suite
+// that tests the lab itself, or a test's toy suite): the run needs no Docker engine, and each
+// repetition is RunOnce instead of a Layout through the lifecycle.
+type InProcess interface {
+	RunOnce(ctx context.Context, r *Run, c matrix.Cell, seed uint64, dir string) matrix.Result
+}
+
 // Combiner is a Matrix whose cells make something of all their repetitions together once they
 // ran (a measurement's mean, a benchmark's record): Combine returns the cell's result.
 type Combiner interface {

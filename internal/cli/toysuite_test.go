@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wirelab/wirelab/internal/lifecycle"
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/suite"
+)
+
+// toySuite is a whole suite in one file: three servers x two flavors (an axis of its own) x
+// three cases, run in-process. Its verdicts come from a table (failing) a test sets; it counts
+// how often each cell ran. Registering it is all it takes to get plan, journal, resume, shards,
+// merge, baseline and JUnit from the generic path.
+type toySuite struct {
+	servers *string
+	failing map[string]string // "server/flavor/case" -> reason
+	mu      *sync.Mutex
+	ran     map[string]int
+}
+
+func (*toySuite) Info() suite.Info {
+	return suite.Info{Name: "toy", Make: "toy", Summary: "a toy suite", Roles: []string{"client", "server"}}
+}
+
+func (t *toySuite) Flags(fs *flag.FlagSet, _ string) {
+	t.servers = fs.String("servers", "", "comma-separated servers")
+}
+
+func (t *toySuite) Load(suite.Input) (suite.Matrix, error) {
+	servers, err := matrix.Select([]string{"s1", "s2", "s3"}, *t.servers, func(s string) string { return s }, "server")
+	if err != nil {
+		return nil, suite.BadInput{Msg: "--servers: " + err.Error()}
+	}
+	return &toyMatrix{t: t, servers: servers}, nil
+}
+
+type toyMatrix struct {
+	t       *toySuite
+	servers []string
+}
+
+func (m *toyMatrix) Describe() string { return fmt.Sprintf("%d servers", len(m.servers)) }
+
+func (m *toyMatrix) Cells() []matrix.PlanCell {
+	var out []matrix.PlanCell
+	for _, s := range m.servers {
+		for _, f := range []string{"plain", "fancy"} {
+			for _, c := range []string{"alpha", "beta", "gamma"} {
+				out = append(out, matrix.PlanCell{Cell: matrix.Cell{Server: s, Client: "toyclient", Case: c, Abbr: strings.ToUpper(c[:1]),
+					Axes: map[string]string{"flavor": f}}, TypicalSeconds: 1, Skip: c == "gamma" && f == "fancy", Why: "fancy has no gamma"})
+			}
+		}
+	}
+	return out
+}
+
+func (m *toyMatrix) Universe() matrix.Universe {
+	return matrix.Universe{matrix.AxisServer: {"s1", "s2", "s3"}, matrix.AxisClient: {"toyclient"},
+		matrix.AxisCase: {"alpha", "beta", "gamma"}, "flavor": {"plain", "fancy"}}
+}
+func (m *toyMatrix) OwnData() bool                                           { return true }
+func (m *toyMatrix) Images() []string                                        { return nil }
+func (m *toyMatrix) Columns() []matrix.Column                                { return nil }
+func (m *toyMatrix) Before(context.Context, *suite.Run, []matrix.Cell) error { return nil }
+func (m *toyMatrix) Layout(context.Context, *suite.Run, matrix.Cell, uint64, string) (lifecycle.Layout, error) {
+	return lifecycle.Layout{}, fmt.Errorf("in-process")
+}
+func (m *toyMatrix) Verdict(context.Context, *suite.Run, matrix.Cell, lifecycle.Evidence) matrix.Result {
+	return matrix.Result{}
+}
+func (m *toyMatrix) After(_ context.Context, _ *suite.Run, rs []matrix.Result) ([]matrix.Result, error) {
+	return rs, nil
+}
+func (m *toyMatrix) Summary(*suite.Run, []matrix.Result) any { return &struct{ suite.RunTimes }{} }
+func (m *toyMatrix) PrintTable(w io.Writer, _ *suite.Run, rs []matrix.Result) {
+	var rows []string
+	for _, c := range m.Cells() {
+		if len(rows) == 0 || rows[len(rows)-1] != c.Slot() {
+			rows = append(rows, c.Slot())
+		}
+	}
+	matrix.PrintGrid(w, []matrix.Column{{Name: "alpha", Abbr: "A"}, {Name: "beta", Abbr: "B"}, {Name: "gamma", Abbr: "G"}}, rows, rs)
+}
+
+// RunOnce is the toy's cell: it writes a file in its folder and looks its verdict up.
+func (m *toyMatrix) RunOnce(_ context.Context, _ *suite.Run, c matrix.Cell, seed uint64, dir string) matrix.Result {
+	k := c.Server + "/" + c.Get("flavor") + "/" + c.Case
+	m.t.mu.Lock()
+	m.t.ran[k]++
+	m.t.mu.Unlock()
+	_ = os.WriteFile(filepath.Join(dir, "evidence.txt"), []byte(fmt.Sprint(seed)), 0o644)
+	res := matrix.Result{Result: matrix.Succeeded, Rerun: "wirelab toy --servers " + c.Server}
+	if why := m.t.failing[k]; why != "" {
+		res.Result, res.Reason = matrix.Failed, why
+	}
+	return res
+}
+
+func newToy(failing map[string]string) *toySuite {
+	return &toySuite{failing: failing, mu: &sync.Mutex{}, ran: map[string]int{}}
+}
+
+func toyWL(t *testing.T, toy *toySuite, args ...string) (int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := MainWith(context.Background(), func() []suite.Suite { return []suite.Suite{toy} }, args, &out, &errb)
+	return code, out.String() + errb.String()
+}
+
+// The generic path gives a registered suite its plan, journal, resume, shards, merge, baseline
+// and JUnit, with its own axis in the cell keys, folders and JUnit names.
+func TestToySuiteGetsTheGenericPath(t *testing.T) {
+	root := fakeRepo(t, map[string]string{"alpha": strings.ReplaceAll(okManifest, "%s", "alpha")})
+	must(t, os.MkdirAll(filepath.Join(root, "images", "sim"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "images", "sim", "profiles.yml"), []byte("profiles:\n  ideal: {}\n"), 0o644))
+	out := t.TempDir()
+
+	// --plan: the plan, nothing run.
+	toy := newToy(nil)
+	code, log := toyWL(t, toy, "toy", "--out", out, "--plan")
+	if code != 0 || !strings.Contains(log, "plan: 18 cells: 15 to run, 3 unsupported") || len(toy.ran) != 0 {
+		t.Fatalf("plan: %d %s (ran %v)", code, log, toy.ran)
+	}
+
+	// A whole run: every runnable cell once, journaled with its axes; JUnit names carry them.
+	toy = newToy(map[string]string{"s2/fancy/beta": "beta breaks on fancy"})
+	code, log = toyWL(t, toy, "toy", "--out", out, "--run-id", "whole", "--seed", "5")
+	if code != ExitFailed || len(toy.ran) != 15 || !strings.Contains(log, "1 cells failed") {
+		t.Fatalf("whole run: %d (ran %d) %s", code, len(toy.ran), log)
+	}
+	whole := filepath.Join(out, "toy", "whole")
+	results, err := matrix.ReadJournal(filepath.Join(whole, "results.jsonl"))
+	if err != nil || len(results) != 18 {
+		t.Fatalf("journal: %d results, %v", len(results), err)
+	}
+	for _, r := range results {
+		if r.Get("flavor") == "" || !strings.HasPrefix(r.Dir, filepath.Join(whole, r.Server+"@"+r.Get("flavor")+"_toyclient")) {
+			t.Errorf("result without its axis or folder: %+v", r)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(whole, "s1@plain_toyclient", "alpha", "evidence.txt")); err != nil {
+		t.Errorf("cell folder: %v", err)
+	}
+	var junit struct {
+		Suites []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	data, err := os.ReadFile(filepath.Join(whole, "junit.xml"))
+	must(t, err)
+	must(t, xml.Unmarshal(data, &junit))
+	if len(junit.Suites) != 6 || junit.Suites[0].Name != "s1@fancy_toyclient" {
+		t.Errorf("junit suites: %s", data)
+	}
+
+	// Resume: an interrupted run (its journal cut to 4 cells) runs only the 14 others.
+	cut := filepath.Join(out, "toy", "cut")
+	must(t, os.MkdirAll(cut, 0o755))
+	lines := strings.SplitAfter(string(mustRead(t, filepath.Join(whole, "results.jsonl"))), "\n")
+	must(t, os.WriteFile(filepath.Join(cut, "results.jsonl"), []byte(strings.Join(lines[:4], "")), 0o644))
+	toy = newToy(nil)
+	if code, log = toyWL(t, toy, "toy", "--out", out, "--run-id", "cut", "--seed", "5", "--resume"); code != 0 {
+		t.Fatalf("resume: %d %s", code, log)
+	}
+	if len(toy.ran) != 15-4+countSkipped(lines[:4]) {
+		t.Errorf("resume ran %d cells: %v", len(toy.ran), toy.ran)
+	}
+
+	// Shards: two parts run every cell once between them, and their merge is the whole run.
+	failing := map[string]string{"s2/fancy/beta": "beta breaks on fancy"}
+	var shardDirs []string
+	total := 0
+	for i := 1; i <= 2; i++ {
+		toy = newToy(failing)
+		id := fmt.Sprintf("part%d", i)
+		toyWL(t, toy, "toy", "--out", out, "--run-id", id, "--seed", "5", "--shard", fmt.Sprintf("%d/2", i))
+		total += len(toy.ran)
+		shardDirs = append(shardDirs, filepath.Join(out, "toy", id))
+	}
+	if total != 15 {
+		t.Errorf("the shards ran %d cells, want 15", total)
+	}
+	toy = newToy(nil)
+	code, log = toyWL(t, toy, append([]string{"merge", "--out", out, "--run-id", "merged"}, shardDirs...)...)
+	if code != ExitFailed || len(toy.ran) != 0 || !strings.Contains(log, "1 cells failed") {
+		t.Fatalf("merge: %d (ran %d) %s", code, len(toy.ran), log)
+	}
+	merged, err := matrix.ReadJournal(filepath.Join(out, "toy", "merged", "results.jsonl"))
+	if err != nil || len(merged) != 18 {
+		t.Fatalf("merged journal: %d, %v", len(merged), err)
+	}
+
+	// Baseline: the failed cell, expected by a glob on the suite's own axis, exits 0; another
+	// failure is a regression (exit 1); an entry naming an axis the suite lacks is bad input.
+	expected := filepath.Join(t.TempDir(), "expected.yml")
+	must(t, os.WriteFile(expected, []byte("expected:\n  - {server: s2, client: '*', case: beta, flavor: 'fan*', status: fail, reason: known}\n"), 0o644))
+	if code, log = toyWL(t, newToy(failing), "toy", "--out", out, "--seed", "5", "--baseline", expected); code != 0 ||
+		!strings.Contains(log, "1 failed as expected, 0 regressions") {
+		t.Errorf("expected failure: %d %s", code, log)
+	}
+	worse := map[string]string{"s2/fancy/beta": "beta breaks on fancy", "s1/plain/alpha": "new"}
+	if code, log = toyWL(t, newToy(worse), "toy", "--out", out, "--seed", "5", "--baseline", expected); code != ExitFailed ||
+		!strings.Contains(log, "REGRESSION: s1@plain_toyclient/alpha") {
+		t.Errorf("regression: %d %s", code, log)
+	}
+	must(t, os.WriteFile(expected, []byte("expected:\n  - {server: s2, client: '*', case: beta, colour: red, status: fail, reason: known}\n"), 0o644))
+	if code, log = toyWL(t, newToy(failing), "toy", "--out", out, "--baseline", expected); code != ExitBadInput ||
+		!strings.Contains(log, `expected[0].colour: this suite has no axis "colour"`) {
+		t.Errorf("unknown axis: %d %s", code, log)
+	}
+	if code, log = toyWL(t, newToy(nil), "baseline", "--suite", "toy", "--run-id", "whole", "--out", out, "--file", expected); code != 0 ||
+		!strings.Contains(string(mustRead(t, expected)), "flavor: fancy") {
+		t.Errorf("make baseline from the run: %d %s\n%s", code, log, mustRead(t, expected))
+	}
+}
+
+// countSkipped counts the unsupported results among journal lines: they never ran.
+func countSkipped(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if strings.Contains(l, `"result":"unsupported"`) {
+			n++
+		}
+	}
+	return n
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
