@@ -53,6 +53,22 @@ const (
 	// windows with RST_STREAM FLOW_CONTROL_ERROR on each, not GOAWAY (a fault of nghttp2, nginx
 	// and lighttpd).
 	ResetOnWindowOverflow
+
+	// The faults of issue #27, each passed by the cases of its time.
+
+	// IgnoreStreamWindow sends DATA within the client's connection window and frame size but
+	// without regard to its stream windows.
+	IgnoreStreamWindow
+	// NoPaddingCharge charges only data octets to its receive windows (so a padded frame that
+	// overruns them passes) but credits every octet, Pad Length and padding included.
+	NoPaddingCharge
+	// IgnoreClientInitialWindow opens every stream's send window at 65,535, whatever
+	// SETTINGS_INITIAL_WINDOW_SIZE the client sent.
+	IgnoreClientInitialWindow
+
+	// RoundRobin is a shape, not a fault: it writes once all input read so far is processed, one
+	// DATA frame per stream in turn (a write scheduler), instead of each stream to its limit.
+	RoundRobin
 )
 
 // String names the set bits, joined by "+", for test names.
@@ -87,4 +103,8 @@ var FaultNames = map[Fault]string{
 	WaitForSomeWindow:           "waits-for-512-bytes",
 	RejectPaddedData:            "rejects-padded-data",
 	ResetOnWindowOverflow:       "resets-on-window-overflow",
+	IgnoreStreamWindow:          "ignores-stream-window",
+	NoPaddingCharge:             "no-padding-charge",
+	IgnoreClientInitialWindow:   "ignores-client-initial-window",
+	RoundRobin:                  "round-robin",
 }
