@@ -28,15 +28,7 @@ func sec6_9_1RespectsClientWindow(ctx context.Context, cl *client) outcome {
 	}
 	var conn connBudget
 	var frames, connBound int // DATA frames; those sent while the connection window was the tighter
-	allEnded := func() bool {
-		for _, id := range ids {
-			if !downloadEnded(c, id) {
-				return false
-			}
-		}
-		return true
-	}
-	for !allEnded() {
+	for !allEnded(c, ids) {
 		f, err := c.next(ctx)
 		if err != nil {
 			return fail("%s", downloadError(c, firstOpen(c, ids), err))

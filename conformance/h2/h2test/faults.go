@@ -69,6 +69,9 @@ const (
 	// RoundRobin is a shape, not a fault: it writes once all input read so far is processed, one
 	// DATA frame per stream in turn (a write scheduler), instead of each stream to its limit.
 	RoundRobin
+	// SmallFrames is a shape, not a fault: DATA frames of at most 4 KiB (nginx writes 8 KiB
+	// chunks), so a frame can fit a small window where a full-sized one would not.
+	SmallFrames
 )
 
 // String names the set bits, joined by "+", for test names.
@@ -107,4 +110,5 @@ var FaultNames = map[Fault]string{
 	NoPaddingCharge:             "no-padding-charge",
 	IgnoreClientInitialWindow:   "ignores-client-initial-window",
 	RoundRobin:                  "round-robin",
+	SmallFrames:                 "small-frames",
 }

@@ -140,6 +140,9 @@ func (c *rawConn) pump() {
 // sendFrame writes the next DATA frame of st's response if the windows allow one.
 func (c *rawConn) sendFrame(st *rawStream) bool {
 	n := min(int64(len(st.body)), c.peerFrame)
+	if c.faults&SmallFrames != 0 {
+		n = min(n, 4096)
+	}
 	switch {
 	case c.faults&IgnoreClientWindow != 0:
 	case c.faults&IgnoreStreamWindow != 0:
