@@ -80,16 +80,16 @@ func TestMisbehavingServers(t *testing.T) {
 	const tiny, reset = "6.9-tiny-window-updates", "6.9-reset-stream-connection-window"
 	const stream = "6.9.1-respects-client-stream-window"
 	withoutTiny := "6.9.1,6.9-reset-stream-connection-window,6.1,6.9.2,6.9.3,rfc9218,8.2.2"
-	const padded = "6.1-padded-overrun"
+	const padded, overflow = "6.1-padded-overrun", "6.9.2-initial-window-overflow"
 	skips := map[h2test.Fault][]string{h2test.AcceptWindowOverrun: {padded}}
 	for _, tc := range []struct {
 		fault h2test.Fault
 		fails []string
 		says  map[string]string // case -> a part of its reason
 	}{
-		{h2test.IgnoreClientWindow, []string{"6.9.3-window-reduction-in-flight", tiny, "6.9.1-respects-client-window", stream}, nil},
-		{h2test.IgnoreInitialWindowChange, []string{"6.9.2-initial-window-overflow", "6.9.3-window-reduction-in-flight"}, nil},
-		{h2test.ResetOnWindowOverflow, []string{"6.9.2-initial-window-overflow"}, map[string]string{"6.9.2-initial-window-overflow": "RST_STREAM FLOW_CONTROL_ERROR on stream 1 after the SETTINGS"}},
+		{h2test.IgnoreClientWindow, []string{"6.9.3-window-reduction-in-flight", tiny, "6.9.1-respects-client-window", stream, overflow}, nil},
+		{h2test.IgnoreInitialWindowChange, []string{overflow, "6.9.3-window-reduction-in-flight"}, nil},
+		{h2test.ResetOnWindowOverflow, []string{overflow}, map[string]string{overflow: "RST_STREAM FLOW_CONTROL_ERROR on stream 1 after the SETTINGS"}},
 		// Enforcing its window is the receiver's choice (§6.9 MAY): the padded overrun cannot tell
 		// whether padding is charged, and says why.
 		{h2test.AcceptWindowOverrun, []string{"6.9.1-enforces-receive-window"}, map[string]string{padded: "accepts DATA beyond its window even unpadded"}},
@@ -111,17 +111,21 @@ func TestMisbehavingServers(t *testing.T) {
 		// whose credit never follows a frame it could excuse, fails it on the frame that overran.
 		{h2test.IgnoreStreamWindow | h2test.RoundRobin, []string{"6.9.3-window-reduction-in-flight", tiny, stream},
 			map[string]string{stream: "DATA s=1 len=16384 took the stream 8384 bytes beyond its window: 16384 received against 8000"}},
-		{h2test.IgnoreStreamWindow, []string{"6.9.3-window-reduction-in-flight", tiny, stream}, nil},
-		{h2test.IgnoreStreamWindow | h2test.SmallFrames, []string{"6.9.3-window-reduction-in-flight", tiny, stream},
+		{h2test.IgnoreStreamWindow, []string{"6.9.3-window-reduction-in-flight", tiny, stream, overflow}, nil},
+		{h2test.IgnoreStreamWindow | h2test.SmallFrames, []string{"6.9.3-window-reduction-in-flight", tiny, stream, overflow},
 			map[string]string{stream: "DATA s=1 len=4096 took the stream 192 bytes beyond its window: 8192 received against 8000"}},
 		// Padding credited but not charged passes every other case: only an overrun made of
 		// padding, refused unpadded, shows it.
 		{h2test.NoPaddingCharge, []string{padded}, map[string]string{padded: "padding not charged: 65536 octets in 1 DATA frame(s), the last padded: 65280 data octets + Pad Length + 255 octets of padding on POST /upload (stream window 65535, connection window 1048576 before) answered nothing"}},
 		{h2test.NoPaddingCharge | h2test.HugeConnWindow, []string{padded}, nil},
-		// Stream windows opened at 65,535 whatever the client said: the overflow case calls the
-		// update that overflows the server's 65,535 legal from the 0 it assumes.
-		{h2test.IgnoreClientInitialWindow, []string{"6.9.2-initial-window-overflow", "6.9.3-window-reduction-in-flight", tiny, stream},
-			map[string]string{"6.9.2-initial-window-overflow": "took its window from 0 to 2^31-1, which is legal"}},
+		// Stream windows opened at 65,535 whatever the client said: the overflow case names the
+		// DATA the server sent at window 0 (it used to call the update that overflows the
+		// server's 65,535 legal from the 0 it assumed).
+		{h2test.IgnoreClientInitialWindow, []string{overflow, "6.9.3-window-reduction-in-flight", tiny, stream},
+			map[string]string{overflow: "the server sent 65535 bytes of DATA on stream 1, 65535 beyond its window (SETTINGS_INITIAL_WINDOW_SIZE=0 (ACKed) + 0 granted by WINDOW_UPDATE), before any window change"}},
+		// A legal update refused: the reason gives the window before and after by the frames.
+		{h2test.RejectLargeWindowUpdate, []string{overflow},
+			map[string]string{overflow: "RST_STREAM FLOW_CONTROL_ERROR on stream 1 in answer to WINDOW_UPDATE +2147483647, which took its window from 0 to 2147483647 (SETTINGS_INITIAL_WINDOW_SIZE=0 (ACKed), 0 bytes of DATA received): within 2^31-1, legal"}},
 	} {
 		t.Run(tc.fault.String(), func(t *testing.T) {
 			t.Parallel()

@@ -66,6 +66,10 @@ const (
 	// SETTINGS_INITIAL_WINDOW_SIZE the client sent.
 	IgnoreClientInitialWindow
 
+	// RejectLargeWindowUpdate answers a stream WINDOW_UPDATE that takes the window past 2^30
+	// with RST_STREAM FLOW_CONTROL_ERROR, as if windows ended there.
+	RejectLargeWindowUpdate
+
 	// RoundRobin is a shape, not a fault: it writes once all input read so far is processed, one
 	// DATA frame per stream in turn (a write scheduler), instead of each stream to its limit.
 	RoundRobin
@@ -109,6 +113,7 @@ var FaultNames = map[Fault]string{
 	IgnoreStreamWindow:          "ignores-stream-window",
 	NoPaddingCharge:             "no-padding-charge",
 	IgnoreClientInitialWindow:   "ignores-client-initial-window",
+	RejectLargeWindowUpdate:     "rejects-large-window-update",
 	RoundRobin:                  "round-robin",
 	SmallFrames:                 "small-frames",
 }

@@ -211,7 +211,7 @@ func (c *rawConn) windowUpdate(id uint32, n int64) error {
 		return nil
 	}
 	if st := c.streams[id]; st != nil {
-		if st.send += n; st.send > maxWindow {
+		if st.send += n; st.send > maxWindow || st.send > 1<<30 && c.faults&RejectLargeWindowUpdate != 0 {
 			return http2.StreamError{StreamID: id, Code: http2.ErrCodeFlowControl}
 		}
 	}
