@@ -110,10 +110,10 @@ func TestMisbehavingServers(t *testing.T) {
 		// size, passes the windows case 6.9.1-respects-client-window; the stream-window case,
 		// whose credit never follows a frame it could excuse, fails it on the frame that overran.
 		{h2test.IgnoreStreamWindow | h2test.RoundRobin, []string{"6.9.3-window-reduction-in-flight", tiny, stream},
-			map[string]string{stream: "DATA s=1 len=16384 took the stream 8384 bytes beyond its window: 16384 received against 8000"}},
+			map[string]string{stream: "DATA s=1 len=16384 took the stream 8384 bytes beyond its window: 16384 received against SETTINGS_INITIAL_WINDOW_SIZE=8000 (ACKed)"}},
 		{h2test.IgnoreStreamWindow, []string{"6.9.3-window-reduction-in-flight", tiny, stream, overflow}, nil},
 		{h2test.IgnoreStreamWindow | h2test.SmallFrames, []string{"6.9.3-window-reduction-in-flight", tiny, stream, overflow},
-			map[string]string{stream: "DATA s=1 len=4096 took the stream 192 bytes beyond its window: 8192 received against 8000"}},
+			map[string]string{stream: "DATA s=1 len=4096 took the stream 192 bytes beyond its window: 8192 received against SETTINGS_INITIAL_WINDOW_SIZE=8000 (ACKed)"}},
 		// Padding credited but not charged passes every other case: only an overrun made of
 		// padding, refused unpadded, shows it.
 		{h2test.NoPaddingCharge, []string{padded}, map[string]string{padded: "padding not charged: 65536 octets in 1 DATA frame(s), the last padded: 65280 data octets + Pad Length + 255 octets of padding on POST /upload (stream window 65535, connection window 1048576 before) answered nothing"}},
