@@ -2,6 +2,7 @@ package h2conf_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,8 @@ func run(t *testing.T, addr string, scale float64, selection string) map[string]
 	return out
 }
 
-// expect checks each verdict against want (case -> result; cases not named must pass).
+// expect checks each verdict against want (case -> result, or "skipped:" and the cause; cases
+// not named must pass).
 func expect(t *testing.T, got map[string]h2conf.Verdict, want map[string]string) {
 	t.Helper()
 	for name, v := range got {
@@ -38,11 +40,21 @@ func expect(t *testing.T, got map[string]h2conf.Verdict, want map[string]string)
 		if w == "" {
 			w = h2conf.Passed
 		}
-		if v.Result != w {
-			t.Errorf("%s: %s (%s), want %s\n%s", name, v.Result, v.Reason, w, strings.Join(v.Frames, "\n"))
+		r := v.Result
+		if r == h2conf.Skipped {
+			r = skipped(v.Skip)
+		}
+		if r != w {
+			t.Errorf("%s: %s (%s), want %s\n%s", name, r, v.Reason, w, strings.Join(v.Frames, "\n"))
+		}
+		if (v.Skip != "") != (v.Result == h2conf.Skipped) || v.Skip != "" && !slices.Contains(h2conf.SkipCauses, v.Skip) {
+			t.Errorf("%s: result %s with skip cause %q", name, v.Result, v.Skip)
 		}
 	}
 }
+
+// skipped is what expect wants of a case skipped for cause.
+func skipped(cause string) string { return h2conf.Skipped + ":" + cause }
 
 // teCase is the one case x/net's server fails: it answers "te: gzip" with a 400 response and no
 // RST_STREAM PROTOCOL_ERROR, where RFC 9113 §8.1.1 requires a stream error. The raw server is
@@ -81,7 +93,7 @@ func TestMisbehavingServers(t *testing.T) {
 	const stream = "6.9.1-respects-client-stream-window"
 	withoutTiny := "6.9.1,6.9-reset-stream-connection-window,6.1,6.9.2,6.9.3,rfc9218,8.2.2"
 	const padded, overflow = "6.1-padded-overrun", "6.9.2-initial-window-overflow"
-	skips := map[h2test.Fault][]string{h2test.AcceptWindowOverrun: {padded}}
+	skips := map[h2test.Fault]map[string]string{h2test.AcceptWindowOverrun: {padded: h2conf.SkipWindowNotEnforced}}
 	for _, tc := range []struct {
 		fault h2test.Fault
 		fails []string
@@ -137,11 +149,8 @@ func TestMisbehavingServers(t *testing.T) {
 					selection += "," + tiny
 				}
 			}
-			for _, name := range skips[tc.fault] {
-				want[name] = h2conf.Skipped
-			}
-			for _, name := range skips[tc.fault] {
-				want[name] = h2conf.Skipped
+			for name, cause := range skips[tc.fault] {
+				want[name] = skipped(cause)
 			}
 			got := run(t, h2test.StartRaw(t, tc.fault), 0.2, selection)
 			expect(t, got, want)
@@ -159,17 +168,17 @@ func TestServerShapes(t *testing.T) {
 	for _, tc := range []struct {
 		shape     h2test.Fault
 		selection string
-		skips     []string
+		skips     map[string]string // case -> cause
 		says      map[string]string
 	}{
 		{h2test.HugeConnWindow, uploads, nil, map[string]string{reset: "before the reset stream's DATA"}},
-		{h2test.HugeConnWindow | h2test.LazyConnCredit, uploads, []string{reset}, map[string]string{reset: "a leak cannot be observed"}},
+		{h2test.HugeConnWindow | h2test.LazyConnCredit, uploads, map[string]string{reset: h2conf.SkipCreditWithheld}, map[string]string{reset: "a leak cannot be observed"}},
 		{h2test.EchoUpload, uploads, nil, map[string]string{
 			reset:                                   "echoed",
 			"6.1-padding-flow-control":              "bytes echoed",
 			"6.9.1-empty-end-stream-at-zero-window": "echoed",
 		}},
-		{h2test.GoAwayOnResetStreamData, reset, []string{reset}, map[string]string{reset: "GOAWAY NO_ERROR (last stream 1) and closed the connection"}},
+		{h2test.GoAwayOnResetStreamData, reset, map[string]string{reset: h2conf.SkipConnectionEnded}, map[string]string{reset: "GOAWAY NO_ERROR (last stream 1) and closed the connection"}},
 		{h2test.WaitForSomeWindow, "6.9-tiny-window-updates", nil, nil},
 		{h2test.RoundRobin, "all", nil, nil},
 		{h2test.SmallFrames, "all", nil, nil},
@@ -177,8 +186,8 @@ func TestServerShapes(t *testing.T) {
 		t.Run(tc.shape.String(), func(t *testing.T) {
 			t.Parallel()
 			want := map[string]string{}
-			for _, name := range tc.skips {
-				want[name] = h2conf.Skipped
+			for name, cause := range tc.skips {
+				want[name] = skipped(cause)
 			}
 			got := run(t, h2test.StartRaw(t, tc.shape), 1, tc.selection)
 			expect(t, got, want)

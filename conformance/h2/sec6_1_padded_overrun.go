@@ -31,18 +31,18 @@ func sec6_1PaddedOverrun(ctx context.Context, cl *client) outcome {
 	padded, err := sendOverrun(ctx, c, 255)
 	switch {
 	case errors.Is(err, errWindowTooLarge):
-		return skip("the server's window is %d bytes (stream %d, connection %d): too large to overrun in a test",
+		return skip(SkipWindowTooLarge, "the server's window is %d bytes (stream %d, connection %d): too large to overrun in a test",
 			padded.window, padded.stream, padded.connWin)
 	case err != nil:
 		return fail("padded overrun: %v", err)
 	case padded.flowControlError():
 		return pass("%s after %s: padding charged", padded.answer(), padded.describe())
 	case padded.answered() && padded.target != "POST /upload":
-		return skip("server ended %s with %s before the padded overrun could be judged", padded.target, padded.answer())
+		return skip(SkipStreamEnded, "server ended %s with %s before the padded overrun could be judged", padded.target, padded.answer())
 	case padded.answered():
 		return fail("%s after %s, want FLOW_CONTROL_ERROR (the padding took the payload past the window)", padded.answer(), padded.describe())
 	case padded.target != "POST /upload" && c.peer.streams[padded.id].credit > 0:
-		return skip("server consumed the GET's body and credited %d bytes; its window (%d) is not smaller than a frame (%d), so no overrun can be forced",
+		return skip(SkipBodyConsumed, "server consumed the GET's body and credited %d bytes; its window (%d) is not smaller than a frame (%d), so no overrun can be forced",
 			c.peer.streams[padded.id].credit, padded.window, c.peer.maxFrame)
 	}
 
@@ -53,19 +53,19 @@ func sec6_1PaddedOverrun(ctx context.Context, cl *client) outcome {
 	plain, err := sendOverrun(ctx, c2, -1)
 	switch {
 	case errors.Is(err, errWindowTooLarge):
-		return skip("padded overrun answered %s; connection 2's window is %d bytes, too large to overrun for comparison", padded.answer(), plain.window)
+		return skip(SkipWindowTooLarge, "padded overrun answered %s; connection 2's window is %d bytes, too large to overrun for comparison", padded.answer(), plain.window)
 	case err != nil:
 		return fail("unpadded overrun on connection 2: %v", err)
 	case plain.flowControlError():
 		return fail("padding not charged: %s answered %s, but on connection 2 %s answered %s",
 			padded.describe(), padded.answer(), plain.describe(), plain.answer())
 	case plain.answered():
-		return skip("padded overrun answered %s; the unpadded one on connection 2 (%s) answered %s, not a flow-control error, so the two cannot be compared",
+		return skip(SkipStreamEnded, "padded overrun answered %s; the unpadded one on connection 2 (%s) answered %s, not a flow-control error, so the two cannot be compared",
 			padded.answer(), plain.target, plain.answer())
 	case plain.target != "POST /upload" && c2.peer.streams[plain.id].credit > 0:
-		return skip("padded overrun answered %s; on connection 2 the server consumed the GET's body and credited %d bytes, so no unpadded overrun could be forced for comparison",
+		return skip(SkipBodyConsumed, "padded overrun answered %s; on connection 2 the server consumed the GET's body and credited %d bytes, so no unpadded overrun could be forced for comparison",
 			padded.answer(), c2.peer.streams[plain.id].credit)
 	}
-	return skip("the server accepts DATA beyond its window even unpadded (connection 2: %s answered %s), which §6.9 allows (a receiver MAY answer an overrun), so whether it charges padding cannot be seen (connection 1, padded: answered %s)",
+	return skip(SkipWindowNotEnforced, "the server accepts DATA beyond its window even unpadded (connection 2: %s answered %s), which §6.9 allows (a receiver MAY answer an overrun), so whether it charges padding cannot be seen (connection 1, padded: answered %s)",
 		plain.describe(), plain.answer(), padded.answer())
 }

@@ -23,7 +23,7 @@ func sec6_9_1EmptyEndStreamAtZeroWindow(ctx context.Context, cl *client) outcome
 	s := c.peer.streams[id]
 	fill := min(s.sendWin, c.peer.sendConn)
 	if fill > 64<<20 {
-		return skip("window of %d bytes is too large to fill in a test", fill)
+		return skip(SkipWindowTooLarge, "the server's window is %d bytes (stream %d, connection %d): too large to fill in a test", fill, s.sendWin, c.peer.sendConn)
 	}
 	if err := c.sendBody(ctx, id, fill, bodyOpts{pad: -1}); err != nil {
 		return fail("filling the window: %v", err)

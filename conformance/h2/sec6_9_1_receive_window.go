@@ -19,7 +19,7 @@ func sec6_9_1EnforcesReceiveWindow(ctx context.Context, cl *client) outcome {
 	o, err := sendOverrun(ctx, c, -1)
 	switch {
 	case errors.Is(err, errWindowTooLarge):
-		return skip("the server's window is %d bytes (stream %d, connection %d): too large to overrun in a test", o.window, o.stream, o.connWin)
+		return skip(SkipWindowTooLarge, "the server's window is %d bytes (stream %d, connection %d): too large to overrun in a test", o.window, o.stream, o.connWin)
 	case err != nil:
 		return fail("%v", err)
 	}
@@ -28,11 +28,11 @@ func sec6_9_1EnforcesReceiveWindow(ctx context.Context, cl *client) outcome {
 	case o.flowControlError():
 		return pass("%s after %s", o.answer(), o.describe())
 	case o.answered() && o.target != "POST /upload":
-		return skip("server ended %s with %s before the overrun could be judged", o.target, o.answer())
+		return skip(SkipStreamEnded, "server ended %s with %s before the overrun could be judged", o.target, o.answer())
 	case o.answered():
 		return fail("%s after %s, want FLOW_CONTROL_ERROR", o.answer(), o.describe())
 	case o.target != "POST /upload" && s.credit > 0:
-		return skip("server consumed the GET's body and credited %d bytes; its window (%d) is not smaller than a frame (%d), so no overrun can be forced",
+		return skip(SkipBodyConsumed, "server consumed the GET's body and credited %d bytes; its window (%d) is not smaller than a frame (%d), so no overrun can be forced",
 			s.credit, o.window, c.peer.maxFrame)
 	}
 	return fail("%s answered %s, want RST_STREAM/GOAWAY FLOW_CONTROL_ERROR", o.describe(), o.answer())

@@ -55,7 +55,7 @@ func sec6_9_2InitialWindowOverflow(ctx context.Context, cl *client) outcome {
 		}
 	}
 	if len(ids) == 0 {
-		return skip("both streams ended (%s, %s) before the windows could be raised", c.peer.streamEnd(get), c.peer.streamEnd(post))
+		return skip(SkipStreamEnded, "both streams ended (%s, %s) before the windows could be raised", c.peer.streamEnd(get), c.peer.streamEnd(post))
 	}
 	if err := c.sync(ctx); err != nil {
 		return fail("after WINDOW_UPDATE +2147483647: %v", err)
@@ -94,7 +94,7 @@ func sec6_9_2InitialWindowOverflow(ctx context.Context, cl *client) outcome {
 		}
 	}
 	if len(over) == 0 {
-		return skip("no stream window past 2^31-1 after SETTINGS_INITIAL_WINDOW_SIZE 0 -> 65536 (%s by the frames): the server's DATA used the room",
+		return skip(SkipWindowUsed, "no stream window past 2^31-1 after SETTINGS_INITIAL_WINDOW_SIZE 0 -> 65536 (%s by the frames): the server's DATA used the room",
 			windowList(c, ids, get))
 	}
 	window := fmt.Sprintf("%s past 2^31-1 (%s by the frames)", plural(len(over), "stream window", "stream windows"), windowList(c, over, get))

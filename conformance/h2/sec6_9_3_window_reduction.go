@@ -94,7 +94,8 @@ func sec6_9_3WindowReductionInFlight(ctx context.Context, cl *client) outcome {
 		return fail("%s", why)
 	}
 	if !acked {
-		return skip("the download ended before the server ACKed the reducing SETTINGS: nothing to judge")
+		return skip(SkipNoSettingsAck, "the download ended (%d of %d bytes, %s) before the server ACKed SETTINGS_INITIAL_WINDOW_SIZE=16384: nothing to judge",
+			s.bodyLen, oneMiB, c.peer.streamEnd(id))
 	}
 	return pass("1 MiB arrived; the stream window went from 256 KiB to 16 KiB mid-transfer (%d right after the ACK), and no DATA exceeded it over %d grant rounds",
 		atAck, rounds)
