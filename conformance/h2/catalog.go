@@ -35,6 +35,8 @@ var caseFuncs = map[string]caseFunc{
 	"6.9.1-respects-client-window":          sec6_9_1RespectsClientWindow,
 	"rfc9218-2.1-no-rfc7540-priorities":     rfc9218Sec2_1NoRFC7540Priorities,
 	"8.2.2-te-not-trailers":                 sec8_2_2TENotTrailers,
+	"6.9.1-respects-client-stream-window":   sec6_9_1RespectsClientStreamWindow,
+	"6.1-padded-overrun":                    sec6_1PaddedOverrun,
 }
 
 // Cases returns every case in cases.yml order.

@@ -46,10 +46,10 @@ func TestSelect(t *testing.T) {
 		err  string
 	}{
 		{"all", len(cases), ""},
-		{"6.9", 7, ""},
-		{"6.9.1", 3, ""},
+		{"6.9", 8, ""},
+		{"6.9.1", 4, ""},
 		{"6.1-padding-flow-control, rfc9218", 2, ""},
-		{"6.9.1,6.9.1-enforces-receive-window", 3, ""},
+		{"6.9.1,6.9.1-enforces-receive-window", 4, ""},
 		{"6.9.4", 0, `unknown case "6.9.4"`},
 		{" , ", 0, "empty case list"},
 	} {

@@ -36,8 +36,9 @@ type conn struct {
 
 	nextID       uint32
 	pings        uint64
-	settingsSent int       // non-ACK SETTINGS frames the client sent
-	peer         peerState // owned by the case's goroutine
+	settingsSent int        // non-ACK SETTINGS frames the client sent
+	peer         peerState  // owned by the case's goroutine
+	own          ownWindows // what the client granted, owned by the case's goroutine
 }
 
 // dialOpts shape the client's side of the connection.
@@ -66,6 +67,7 @@ func dial(ctx context.Context, t *Target, o dialOpts) (*conn, error) {
 		done:   make(chan struct{}),
 		nextID: 1,
 		peer:   newPeerState(),
+		own:    ownWindows{initial: defaultWindow, credit: map[uint32]int64{}},
 	}
 	c.wfr = http2.NewFramer(c.bw, nil)
 	c.henc = hpack.NewEncoder(&c.hbuf)

@@ -41,7 +41,8 @@ func downloadError(c *conn, id uint32, err error) string {
 	s := c.peer.streams[id]
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("stalled: stream %d got %d of %d bytes before the timeout", id, s.bodyLen, oneMiB)
+		return fmt.Sprintf("stalled: stream %d got %d of %d bytes before the timeout, with %d bytes of its window and %d of the connection's open (granted less received)",
+			id, s.bodyLen, oneMiB, c.recvWindow(id), c.recvWindow(0))
 	case s.reset != nil || c.peer.goaway != nil:
 		return fmt.Sprintf("%s after %d of %d bytes on stream %d", c.peer.streamEnd(id), s.bodyLen, oneMiB, id)
 	}

@@ -45,6 +45,7 @@ func runOne(parent context.Context, t *Target, c Case) Verdict {
 		Case:        c.Name,
 		Requirement: c.Requirement,
 		Result:      o.result,
+		Skip:        o.skip,
 		Reason:      oneLine(o.reason),
 		Frames:      cl.frames(),
 		ElapsedMS:   time.Since(start).Milliseconds(),

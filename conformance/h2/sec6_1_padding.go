@@ -39,16 +39,18 @@ func sec6_1PaddingFlowControl(ctx context.Context, cl *client) outcome {
 	}
 	s := c.peer.streams[id]
 	credits := fmt.Sprintf("server credited %d on the stream and %d on the connection", s.credit, c.peer.connCredit)
+	// The windows left as the server's SETTINGS and WINDOW_UPDATEs set them, less what was sent.
+	left := fmt.Sprintf("stream window %d and connection window %d left", s.sendWin, c.peer.sendConn)
 	switch {
 	case s.reset != nil && *s.reset == http2.ErrCodeFlowControl || c.peer.goaway != nil && c.peer.goaway.code == http2.ErrCodeFlowControl:
-		return fail("%s on padded DATA that fit the windows (%d flow-controlled bytes sent)", c.peer.streamEnd(id), s.sent)
+		return fail("%s on padded DATA that fit the windows (%d flow-controlled bytes sent, %s)", c.peer.streamEnd(id), s.sent, left)
 	case s.reset != nil || c.peer.closed():
 		// Every frame's Pad Length is below its payload length (§6.1's limit): all are legal.
 		return fail("%s on legal padded DATA (Pad Length < frame payload in every frame) after %d flow-controlled bytes sent; %s",
 			c.peer.streamEnd(id), s.sent, credits)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fail("stalled after %d of ~%d flow-controlled bytes in 257-byte padded frames; %s: padding not credited?",
-			s.sent, payload, credits)
+		return fail("stalled after %d of ~%d flow-controlled bytes in 257-byte padded frames (%d of them data), %s; %s",
+			s.sent, payload, s.sent/257, left, credits)
 	case err != nil:
 		return fail("%v", err)
 	}

@@ -2,6 +2,7 @@ package h2
 
 import (
 	"context"
+	"fmt"
 
 	"golang.org/x/net/http2"
 )
@@ -22,7 +23,7 @@ func sec6_9_1EmptyEndStreamAtZeroWindow(ctx context.Context, cl *client) outcome
 	s := c.peer.streams[id]
 	fill := min(s.sendWin, c.peer.sendConn)
 	if fill > 64<<20 {
-		return skip("window of %d bytes is too large to fill in a test", fill)
+		return skip(SkipWindowTooLarge, "the server's window is %d bytes (stream %d, connection %d): too large to fill in a test", fill, s.sendWin, c.peer.sendConn)
 	}
 	if err := c.sendBody(ctx, id, fill, bodyOpts{pad: -1}); err != nil {
 		return fail("filling the window: %v", err)
@@ -30,11 +31,12 @@ func sec6_9_1EmptyEndStreamAtZeroWindow(ctx context.Context, cl *client) outcome
 	if err := c.writeData(id, true, nil, -1); err != nil {
 		return fail("empty DATA: %v", err)
 	}
+	windows := fmt.Sprintf("stream window %d, connection window %d left by the server's SETTINGS and WINDOW_UPDATEs", s.sendWin, c.peer.sendConn)
 	if err := c.waitDone(ctx, id); err != nil {
-		return fail("no answer after the empty END_STREAM DATA at window %d: %v", s.sendWin, err)
+		return fail("no answer after %d bytes and an empty END_STREAM DATA frame (%s): %v", fill, windows, err)
 	}
 	if s.reset != nil || c.peer.goaway != nil && c.peer.goaway.code != http2.ErrCodeNo {
-		return fail("%s after %d bytes (the whole window) and an empty END_STREAM DATA frame", c.peer.streamEnd(id), fill)
+		return fail("%s after %d bytes and an empty END_STREAM DATA frame (%s)", c.peer.streamEnd(id), fill, windows)
 	}
 	answer, err := c.checkUpload(id, fill)
 	if err != nil {

@@ -17,8 +17,10 @@ import (
 // for window (a server that checks a window only when it sends on it, like x/net, meets the
 // overflow there), and POST /upload with its body not started, open whatever the server does with
 // the GET (Apache sends no response HEADERS at window 0, so none are awaited). WINDOW_UPDATEs take
-// both windows to 2^31-1; the server can use at most the 65,535-byte connection window (never
-// credited), and a +65,536 change of the initial window then pushes both past 2^31-1.
+// both windows to 2^31-1 less what the server sent; the client never credits the connection
+// (65,535), and a +65,536 change of the initial window then pushes the windows past 2^31-1.
+// Every window a reason names is computed from the frames: the client's SETTINGS and
+// WINDOW_UPDATEs, and the DATA received (which must stay within them, §6.9.1).
 func sec6_9_2InitialWindowOverflow(ctx context.Context, cl *client) outcome {
 	c, err := cl.dial(ctx, dialOpts{settings: []http2.Setting{{ID: http2.SettingInitialWindowSize, Val: 0}}})
 	if err != nil {
@@ -35,41 +37,69 @@ func sec6_9_2InitialWindowOverflow(ctx context.Context, cl *client) outcome {
 	if err != nil {
 		return fail("POST /upload: %v", err)
 	}
+	both := []uint32{get, post}
+	if why := c.beyondOwnWindow(both); why != "" {
+		return fail("%s, before any window change (§6.9.1)", why)
+	}
 	if c.peer.closed() {
 		return fail("the server ended the connection (%s) before the windows were raised", c.peer.streamEnd(post))
 	}
 	const maxWindow = 1<<31 - 1
-	var ids []uint32 // the streams still open, whose windows go to 2^31-1
-	for _, id := range []uint32{get, post} {
+	var ids []uint32 // the streams still open, whose windows are raised by 2^31-1
+	before := map[uint32]int64{}
+	for _, id := range both {
 		if s := c.peer.streams[id]; !s.ended && s.reset == nil {
 			ids = append(ids, id)
+			before[id] = c.recvWindow(id)
 			c.writeWindowUpdate(id, maxWindow)
 		}
 	}
 	if len(ids) == 0 {
-		return skip("both streams ended (%s, %s) before the windows could be raised", c.peer.streamEnd(get), c.peer.streamEnd(post))
+		return skip(SkipStreamEnded, "both streams ended (%s, %s) before the windows could be raised", c.peer.streamEnd(get), c.peer.streamEnd(post))
 	}
 	if err := c.sync(ctx); err != nil {
-		return fail("after WINDOW_UPDATE to 2^31-1: %v", err)
+		return fail("after WINDOW_UPDATE +2147483647: %v", err)
+	}
+	if why := c.beyondOwnWindow(ids); why != "" {
+		return fail("%s (§6.9.1)", why)
 	}
 	if id, code := resetOf(c, ids); id != 0 {
-		return fail("RST_STREAM %s on stream %d in answer to the WINDOW_UPDATE that took its window from 0 to 2^31-1, which is legal", code, id)
+		// The window before is at most 0 (initial 0, nothing granted), so the update is legal.
+		return fail("RST_STREAM %s on stream %d in answer to WINDOW_UPDATE +2147483647, which took its window from %d to %d (SETTINGS_INITIAL_WINDOW_SIZE=0%s, %d bytes of DATA received): within 2^31-1, legal",
+			code, id, before[id], before[id]+maxWindow, c.ackNote(), c.peer.streams[id].recvd)
 	}
 	acks := c.peer.acks
 	c.writeSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 65536})
-	// The server sent at most 65,535 bytes (the connection window): the windows are now >= 2^31.
-	window := fmt.Sprintf("stream windows (%s) to at least 2^31", streamList(ids, get))
 	goneOrReset := func() bool {
 		id, _ := resetOf(c, ids)
 		return c.peer.goaway != nil || c.peer.readErr != nil || id != 0
 	}
-	if err := c.sync(ctx); errors.Is(err, context.DeadlineExceeded) && !goneOrReset() {
-		return fail("no GOAWAY and no PING ACK after the SETTINGS that took the %s", window)
+	err = c.sync(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) || goneOrReset() {
+		c.grace(ctx, goneOrReset)
+		if id, _ := resetOf(c, ids); id != 0 && c.peer.goaway == nil {
+			// A server may reset the streams before its GOAWAY: give that a moment too.
+			c.grace(ctx, func() bool { return c.peer.goaway != nil || c.peer.readErr != nil })
+		}
 	}
-	c.grace(ctx, goneOrReset)
-	if id, _ := resetOf(c, ids); id != 0 && c.peer.goaway == nil {
-		// A server may reset the streams before its GOAWAY: give that a moment too.
-		c.grace(ctx, func() bool { return c.peer.goaway != nil || c.peer.readErr != nil })
+	if why := c.beyondOwnWindow(ids); why != "" {
+		return fail("%s (§6.9.1)", why)
+	}
+	// The windows the change made, less every DATA frame received since (sent before the server
+	// applied it or after): a lower bound, exact when nothing was in flight.
+	var over []uint32
+	for _, id := range ids {
+		if c.recvWindow(id) > maxWindow {
+			over = append(over, id)
+		}
+	}
+	if len(over) == 0 {
+		return skip(SkipWindowUsed, "no stream window past 2^31-1 after SETTINGS_INITIAL_WINDOW_SIZE 0 -> 65536 (%s by the frames): the server's DATA used the room",
+			windowList(c, ids, get))
+	}
+	window := fmt.Sprintf("%s past 2^31-1 (%s by the frames)", plural(len(over), "stream window", "stream windows"), windowList(c, over, get))
+	if errors.Is(err, context.DeadlineExceeded) && !goneOrReset() {
+		return fail("no GOAWAY and no PING ACK after the SETTINGS that took the %s", window)
 	}
 
 	acked := "did not ACK"
@@ -100,15 +130,23 @@ func resetOf(c *conn, ids []uint32) (uint32, http2.ErrCode) {
 	return 0, 0
 }
 
-// streamList names the streams for a reason: "1 GET, 3 POST".
-func streamList(ids []uint32, get uint32) string {
+// windowList names the streams and their receive windows as the frames show them:
+// "1 GET 2147549183, 3 POST 2147549183".
+func windowList(c *conn, ids []uint32, get uint32) string {
 	var parts []string
 	for _, id := range ids {
 		method := "POST"
 		if id == get {
 			method = "GET"
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", id, method))
+		parts = append(parts, fmt.Sprintf("%d %s %d", id, method, c.recvWindow(id)))
 	}
 	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

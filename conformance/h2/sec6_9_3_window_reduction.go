@@ -48,13 +48,16 @@ func sec6_9_3WindowReductionInFlight(ctx context.Context, cl *client) outcome {
 			return fail("%s", downloadError(c, id, err))
 		}
 		if f.typ == http2.FrameData && f.stream == id {
-			limit, which := int64(initial)+granted, "initial 256 KiB"
+			limit, which := int64(initial)+granted, "SETTINGS_INITIAL_WINDOW_SIZE=262144"
+			if reduceIndex > 0 {
+				which += ", the reduction to 16384 not yet ACKed"
+			}
 			if acked {
-				limit, which = reduced+granted, "reduced 16 KiB"
+				limit, which = reduced+granted, "SETTINGS_INITIAL_WINDOW_SIZE=16384, ACKed before this frame"
 			}
 			if s.recvd > limit {
-				return fail("DATA s=%d len=%d took the stream to %d bytes, %d beyond its window (%s + %d granted)",
-					id, f.length, s.recvd, s.recvd-limit, which, granted)
+				return fail("DATA s=%d len=%d took the stream to %d bytes, %d beyond its window (%s, + %d granted in %d WINDOW_UPDATEs)",
+					id, f.length, s.recvd, s.recvd-limit, which, granted, rounds)
 			}
 			if why := conn.overrun(c, &f); why != "" {
 				return fail("%s", why)
@@ -91,7 +94,8 @@ func sec6_9_3WindowReductionInFlight(ctx context.Context, cl *client) outcome {
 		return fail("%s", why)
 	}
 	if !acked {
-		return skip("the download ended before the server ACKed the reducing SETTINGS: nothing to judge")
+		return skip(SkipNoSettingsAck, "the download ended (%d of %d bytes, %s) before the server ACKed SETTINGS_INITIAL_WINDOW_SIZE=16384: nothing to judge",
+			s.bodyLen, oneMiB, c.peer.streamEnd(id))
 	}
 	return pass("1 MiB arrived; the stream window went from 256 KiB to 16 KiB mid-transfer (%d right after the ACK), and no DATA exceeded it over %d grant rounds",
 		atAck, rounds)

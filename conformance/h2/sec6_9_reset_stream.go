@@ -62,7 +62,7 @@ func sec6_9ResetStreamConnectionWindow(ctx context.Context, cl *client) outcome 
 	if err != nil || c.peer.goaway != nil {
 		c.grace(ctx, func() bool { return c.peer.readErr != nil })
 		if why := endedOverResetData(c, a); why != "" {
-			return skip("%s", why)
+			return skip(SkipConnectionEnded, "%s", why)
 		}
 		return fail("after %d bytes on reset stream %d: %v", post, a, err)
 	}
@@ -133,7 +133,7 @@ func judgeCredit(ctx context.Context, c *conn, done string, window, credit0, pre
 	if credited > 0 {
 		why = "credited part of it: the rest may wait for its threshold"
 	}
-	return skip("connection window too large to exhaust with at most %d bytes, and the server %s, so a leak cannot be observed (%s)",
+	return skip(SkipCreditWithheld, "connection window too large to exhaust with at most %d bytes, and the server %s, so a leak cannot be observed (%s)",
 		resetCap, why, state)
 }
 

@@ -57,8 +57,8 @@ func sec6_9TinyWindowUpdates(ctx context.Context, cl *client) outcome {
 			continue
 		}
 		if open() < 0 {
-			return fail("DATA s=%d len=%d took the stream %d bytes beyond its window (16 + %d granted)",
-				id, f.length, -open(), granted)
+			return fail("DATA s=%d len=%d took the stream %d bytes beyond its window: %d received against SETTINGS_INITIAL_WINDOW_SIZE=16 + %d granted in %d WINDOW_UPDATEs",
+				id, f.length, -open(), s.recvd, granted, updates)
 		}
 		if why := conn.overrun(c, &f); why != "" {
 			return fail("%s", why)

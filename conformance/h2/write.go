@@ -31,10 +31,16 @@ func (c *conn) flush() error {
 
 func (c *conn) writeSettings(s ...http2.Setting) error {
 	c.settingsSent++
+	for _, st := range s {
+		if st.ID == http2.SettingInitialWindowSize {
+			c.own.initial = int64(st.Val)
+		}
+	}
 	return c.write(&frame{typ: http2.FrameSettings, set: s}, func() error { return c.wfr.WriteSettings(s...) })
 }
 
 func (c *conn) writeWindowUpdate(id, n uint32) error {
+	c.own.credit[id] += int64(n)
 	return c.write(&frame{typ: http2.FrameWindowUpdate, stream: id, incr: n}, func() error { return c.wfr.WriteWindowUpdate(id, n) })
 }
 

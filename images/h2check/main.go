@@ -64,7 +64,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	verdicts := h2.Run(context.Background(), cfg.target, cfg.cases)
 	rep := newReport(cfg.target, start, verdicts)
 	for _, v := range verdicts {
-		fmt.Fprintf(stdout, "%-7s %s: %s\n", v.Result, v.Case, v.Reason)
+		name := v.Case
+		if v.Skip != "" {
+			name += " [" + v.Skip + "]"
+		}
+		fmt.Fprintf(stdout, "%-7s %s: %s\n", v.Result, name, v.Reason)
 	}
 	// Atomic: a reader never sees half a report.
 	if err := jsonfile.Write(cfg.out, rep); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wirelab/wirelab/conformance/h2/h2test"
+	"github.com/wirelab/wirelab/internal/h2suite"
 	"golang.org/x/net/http2"
 )
 
@@ -103,5 +104,41 @@ func TestInsecureSkipsVerification(t *testing.T) {
 	// Without -insecure the wrong name must not verify: that is a failure to connect.
 	if code := run([]string{"-addr", addr, "-servername", "elsewhere", "-out", out, "-cases", "rfc9218"}, &stdout, &stderr); code != 1 {
 		t.Errorf("exit %d for an unverifiable certificate, want 1", code)
+	}
+}
+
+// A case the server's behaviour made impossible to judge is reported as skipped with that
+// behaviour named in "skip" (report format 2), and the h2 suite reads it as a run-time skip.
+func TestSkipNamesTheServerBehaviour(t *testing.T) {
+	ca, out := h2test.CAFile(t), filepath.Join(t.TempDir(), "report.json")
+	addr := h2test.StartRaw(t, h2test.AcceptWindowOverrun)
+	var stdout, stderr bytes.Buffer
+	args := []string{"-addr", addr, "-servername", "server", "-ca", ca, "-out", out, "-timeout", "0.3",
+		"-cases", "6.1-padded-overrun,6.9.1-enforces-receive-window"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
+	}
+	var rep struct {
+		Format int `json:"format"`
+		Cases  []struct {
+			Case, Result, Skip, Reason string
+		} `json:"cases"`
+	}
+	data, _ := os.ReadFile(out)
+	if err := json.Unmarshal(data, &rep); err != nil || rep.Format != 2 || len(rep.Cases) != 2 {
+		t.Fatalf("report (%v):\n%s", err, data)
+	}
+	for _, c := range rep.Cases {
+		want := map[string]string{"6.1-padded-overrun": "skipped/window-not-enforced", "6.9.1-enforces-receive-window": "failed/"}[c.Case]
+		if got := c.Result + "/" + c.Skip; got != want {
+			t.Errorf("%s: %s (%s), want %s", c.Case, got, c.Reason, want)
+		}
+	}
+	v, err := h2suite.ReadH2checkReport(out, "6.1-padded-overrun")
+	if err != nil || !v.SkippedAtRunTime() || v.Skip != "window-not-enforced" || !strings.Contains(v.Reason, "accepts DATA beyond its window") {
+		t.Errorf("the h2 suite read %+v, %v", v, err)
+	}
+	if !strings.Contains(stdout.String(), "0 passed, 1 failed, 1 skipped") {
+		t.Errorf("stdout %q lacks the summary line", stdout.String())
 	}
 }

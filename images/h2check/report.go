@@ -8,9 +8,14 @@ import (
 	"github.com/wirelab/wirelab/conformance/h2"
 )
 
+// reportFormat is report.json's version. 2: a skipped verdict names the server behaviour that
+// made its case impossible to judge in "skip" (h2.SkipCauses); 1 (no "format") had none.
+const reportFormat = 2
+
 // report is report.json: the run's parameters, a summary and one verdict per case under "cases"
 // (the key the h2 suite reads).
 type report struct {
+	Format       int            `json:"format"`
 	Tool         string         `json:"tool"`
 	Addr         string         `json:"addr"`
 	ServerName   string         `json:"servername"`
@@ -23,6 +28,7 @@ type report struct {
 
 func newReport(t *h2.Target, start time.Time, verdicts []h2.Verdict) *report {
 	r := &report{
+		Format:       reportFormat,
 		Tool:         "h2check",
 		Addr:         t.Addr,
 		ServerName:   t.TLS.ServerName,

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 
+	"github.com/wirelab/wirelab/conformance/h2"
 	"github.com/wirelab/wirelab/internal/matrix"
 )
 
@@ -13,11 +15,17 @@ type CaseVerdict struct {
 	Case        string `json:"case"`
 	Requirement string `json:"requirement"`
 	Result      string `json:"result"` // passed, failed, skipped
+	Skip        string `json:"skip"`   // skipped only: the server behaviour that left nothing to judge
 	Reason      string `json:"reason"`
 }
 
-// Matrix is the verdict's result word in the matrix: a skipped case (the server lacks what
-// the case needs) is unsupported, not passed.
+// SkippedAtRunTime reports a case that ran and found nothing to judge because of how the server
+// behaved (Skip names it): unlike a cell the manifests rule out before it runs, a baseline that
+// expected a pass should count it against the server.
+func (v CaseVerdict) SkippedAtRunTime() bool { return v.Result == CaseSkipped }
+
+// Matrix is the verdict's result word in the matrix. The matrix has no word yet for a case
+// skipped at run time (SkippedAtRunTime): it is unsupported, not passed.
 func (v CaseVerdict) Matrix() string {
 	switch v.Result {
 	case CasePassed:
@@ -29,7 +37,7 @@ func (v CaseVerdict) Matrix() string {
 }
 
 // ReadH2checkReport finds name's verdict in h2check's report.json. A report without it, or
-// with an outcome h2check does not write, is an error naming the file.
+// with an outcome or skip cause h2check does not write, is an error naming the file.
 func ReadH2checkReport(path, name string) (CaseVerdict, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -45,8 +53,13 @@ func ReadH2checkReport(path, name string) (CaseVerdict, error) {
 		if v.Case != name {
 			continue
 		}
-		if v.Result != CasePassed && v.Result != CaseFailed && v.Result != CaseSkipped {
+		switch {
+		case v.Result != CasePassed && v.Result != CaseFailed && v.Result != CaseSkipped:
 			return CaseVerdict{}, fmt.Errorf("%s: case %s: result %q", path, name, v.Result)
+		case v.Result == CaseSkipped && !slices.Contains(h2.SkipCauses, v.Skip):
+			return CaseVerdict{}, fmt.Errorf("%s: case %s: skipped with skip %q, want one of %v", path, name, v.Skip, h2.SkipCauses)
+		case v.Result != CaseSkipped && v.Skip != "":
+			return CaseVerdict{}, fmt.Errorf("%s: case %s: result %s with skip %q", path, name, v.Result, v.Skip)
 		}
 		return v, nil
 	}

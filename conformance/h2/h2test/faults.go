@@ -53,6 +53,29 @@ const (
 	// windows with RST_STREAM FLOW_CONTROL_ERROR on each, not GOAWAY (a fault of nghttp2, nginx
 	// and lighttpd).
 	ResetOnWindowOverflow
+
+	// The faults of issue #27, each passed by the cases of its time.
+
+	// IgnoreStreamWindow sends DATA within the client's connection window and frame size but
+	// without regard to its stream windows.
+	IgnoreStreamWindow
+	// NoPaddingCharge charges only data octets to its receive windows (so a padded frame that
+	// overruns them passes) but credits every octet, Pad Length and padding included.
+	NoPaddingCharge
+	// IgnoreClientInitialWindow opens every stream's send window at 65,535, whatever
+	// SETTINGS_INITIAL_WINDOW_SIZE the client sent.
+	IgnoreClientInitialWindow
+
+	// RejectLargeWindowUpdate answers a stream WINDOW_UPDATE that takes the window past 2^30
+	// with RST_STREAM FLOW_CONTROL_ERROR, as if windows ended there.
+	RejectLargeWindowUpdate
+
+	// RoundRobin is a shape, not a fault: it writes once all input read so far is processed, one
+	// DATA frame per stream in turn (a write scheduler), instead of each stream to its limit.
+	RoundRobin
+	// SmallFrames is a shape, not a fault: DATA frames of at most 4 KiB (nginx writes 8 KiB
+	// chunks), so a frame can fit a small window where a full-sized one would not.
+	SmallFrames
 )
 
 // String names the set bits, joined by "+", for test names.
@@ -87,4 +110,10 @@ var FaultNames = map[Fault]string{
 	WaitForSomeWindow:           "waits-for-512-bytes",
 	RejectPaddedData:            "rejects-padded-data",
 	ResetOnWindowOverflow:       "resets-on-window-overflow",
+	IgnoreStreamWindow:          "ignores-stream-window",
+	NoPaddingCharge:             "no-padding-charge",
+	IgnoreClientInitialWindow:   "ignores-client-initial-window",
+	RejectLargeWindowUpdate:     "rejects-large-window-update",
+	RoundRobin:                  "round-robin",
+	SmallFrames:                 "small-frames",
 }

@@ -55,6 +55,7 @@ type rawConn struct {
 	sendInitial int64 // the client's SETTINGS_INITIAL_WINDOW_SIZE
 	peerFrame   int64 // the client's SETTINGS_MAX_FRAME_SIZE
 	maxID       uint32
+	lastServed  uint32                // RoundRobin: the stream that sent the last DATA frame
 	streams     map[uint32]*rawStream // open (or half-closed) streams
 }
 
@@ -129,7 +130,9 @@ func serveRaw(nc net.Conn, faults Fault) {
 		case err != nil:
 			return
 		}
-		c.pump()
+		if c.faults&RoundRobin == 0 || c.br.Buffered() == 0 {
+			c.pump()
+		}
 		// Credit what was consumed once the input read so far is processed: frames written
 		// together are judged against the same window, as a busy server would.
 		if c.br.Buffered() == 0 {
@@ -208,7 +211,7 @@ func (c *rawConn) windowUpdate(id uint32, n int64) error {
 		return nil
 	}
 	if st := c.streams[id]; st != nil {
-		if st.send += n; st.send > maxWindow {
+		if st.send += n; st.send > maxWindow || st.send > 1<<30 && c.faults&RejectLargeWindowUpdate != 0 {
 			return http2.StreamError{StreamID: id, Code: http2.ErrCodeFlowControl}
 		}
 	}
@@ -222,6 +225,9 @@ func (c *rawConn) request(f *http2.MetaHeadersFrame) error {
 	}
 	c.maxID = f.StreamID
 	st := &rawStream{id: f.StreamID, recv: rawStreamWindow, send: c.sendInitial, reqDone: f.StreamEnded()}
+	if c.faults&IgnoreClientInitialWindow != 0 {
+		st.send = 65535
+	}
 	for _, hf := range f.RegularFields() {
 		if hf.Name == "te" && hf.Value != "trailers" && c.faults&AcceptBadTE == 0 {
 			return http2.StreamError{StreamID: f.StreamID, Code: http2.ErrCodeProtocol}

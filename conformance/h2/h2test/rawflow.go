@@ -12,11 +12,15 @@ import (
 // included) and consumes it for uploads.
 func (c *rawConn) data(f *http2.DataFrame) error {
 	id, n := f.StreamID, int64(f.Length)
+	charge := n // what the windows are charged; credit gives back n
+	if c.faults&NoPaddingCharge != 0 {
+		charge = int64(len(f.Data()))
+	}
 	enforce := c.faults&AcceptWindowOverrun == 0
 	if id > c.maxID {
 		return http2.ConnectionError(http2.ErrCodeProtocol) // idle stream
 	}
-	if n > c.recvConn && enforce {
+	if charge > c.recvConn && enforce {
 		return http2.ConnectionError(http2.ErrCodeFlowControl)
 	}
 	if f.Flags.Has(http2.FlagDataPadded) && c.faults&RejectPaddedData != 0 {
@@ -28,20 +32,20 @@ func (c *rawConn) data(f *http2.DataFrame) error {
 	}
 	if st == nil || st.reqDone {
 		// Reset or finished: the connection window still counts it (and credits it back).
-		c.recvConn -= n
+		c.recvConn -= charge
 		if c.faults&LeakResetStreamWindow == 0 {
 			c.creditConn += n
 		}
 		return http2.StreamError{StreamID: id, Code: http2.ErrCodeStreamClosed}
 	}
 	zero := st.recv == 0 || c.recvConn == 0
-	if n > st.recv && enforce || n == 0 && zero && c.faults&RejectEmptyDataAtZeroWindow != 0 {
-		c.recvConn -= n
+	if charge > st.recv && enforce || n == 0 && zero && c.faults&RejectEmptyDataAtZeroWindow != 0 {
+		c.recvConn -= charge
 		c.creditConn += n
 		return http2.StreamError{StreamID: id, Code: http2.ErrCodeFlowControl}
 	}
-	c.recvConn -= n
-	st.recv -= n
+	c.recvConn -= charge
+	st.recv -= charge
 	if st.upload {
 		st.count += int64(len(f.Data()))
 		if c.faults&EchoUpload != 0 {
@@ -80,7 +84,9 @@ func (c *rawConn) respond(st *rawStream, status string, body []byte) {
 	st.status, st.body, st.responded = status, body, false
 }
 
-// pump writes response HEADERS and as much DATA as the client's windows allow.
+// pump writes response HEADERS and as much DATA as the client's windows allow: each stream to
+// its limit in turn, or with RoundRobin one frame per stream per round, resuming after the stream
+// served last.
 func (c *rawConn) pump() {
 	ids := make([]uint32, 0, len(c.streams))
 	for id, st := range c.streams {
@@ -90,8 +96,7 @@ func (c *rawConn) pump() {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		st := c.streams[id]
-		if !st.responded {
+		if st := c.streams[id]; !st.responded {
 			c.hbuf.Reset()
 			c.henc.WriteField(hf(":status", st.status))
 			c.henc.WriteField(hf("content-length", strconv.Itoa(len(st.body))))
@@ -100,26 +105,59 @@ func (c *rawConn) pump() {
 			})
 			st.responded = true
 		}
-		for len(st.body) > 0 {
-			n := min(int64(len(st.body)), c.peerFrame)
-			if c.faults&IgnoreClientWindow == 0 {
-				n = min(n, st.send, c.sendConn)
+	}
+	if c.faults&RoundRobin != 0 {
+		// Start after the stream served last, so every stream gets its turn.
+		start, _ := slices.BinarySearch(ids, c.lastServed+1)
+		ids = append(ids[start:], ids[:start]...)
+	}
+	for sent := true; sent; {
+		sent = false
+		for _, id := range ids {
+			st := c.streams[id]
+			for len(st.body) > 0 && c.sendFrame(st) {
+				sent = true
+				c.lastServed = id
+				if c.faults&RoundRobin != 0 {
+					break
+				}
 			}
-			if n <= 0 || n < c.minSend() && n < int64(len(st.body)) {
-				break
-			}
-			c.fr.WriteData(id, n == int64(len(st.body)), st.body[:n])
-			st.body = st.body[n:]
-			st.send -= n
-			c.sendConn -= n
 		}
-		if len(st.body) == 0 {
+		if c.faults&RoundRobin == 0 {
+			break
+		}
+	}
+	for _, id := range ids {
+		if st := c.streams[id]; len(st.body) == 0 {
 			st.respDone = true
 			if st.reqDone {
 				delete(c.streams, id)
 			}
 		}
 	}
+}
+
+// sendFrame writes the next DATA frame of st's response if the windows allow one.
+func (c *rawConn) sendFrame(st *rawStream) bool {
+	n := min(int64(len(st.body)), c.peerFrame)
+	if c.faults&SmallFrames != 0 {
+		n = min(n, 4096)
+	}
+	switch {
+	case c.faults&IgnoreClientWindow != 0:
+	case c.faults&IgnoreStreamWindow != 0:
+		n = min(n, c.sendConn)
+	default:
+		n = min(n, st.send, c.sendConn)
+	}
+	if n <= 0 || n < c.minSend() && n < int64(len(st.body)) {
+		return false
+	}
+	c.fr.WriteData(st.id, n == int64(len(st.body)), st.body[:n])
+	st.body = st.body[n:]
+	st.send -= n
+	c.sendConn -= n
+	return true
 }
 
 // minSend is the least window a response frame waits for (silly-window avoidance).
