@@ -67,10 +67,10 @@ $(SUITES_MK): $(WIRELAB)
 -include $(SUITES_MK)
 
 merge: $(WIRELAB) ## combine shard run folders (--shard i/N, same flags and seed) into one run: RUN_ID= SHARDS="DIR..." BASELINE=
-	@$(WIRELAB) merge --out $(OUT) --run-id $(RUN_ID) $(if $(BASELINE),--baseline $(BASELINE)) $(SHARDS)
+	@$(WIRELAB) merge --out $(OUT) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(BASELINE),--baseline $(BASELINE)) $(SHARDS)
 
 baseline: setup $(WIRELAB) ## write conformance/$(SUITE)/expected.yml (known failing/flaky cells, each with its reason) from a run: SUITE= RUN_ID=
-	@$(WIRELAB) baseline --out $(OUT) --suite $(SUITE) --run-id $(RUN_ID)
+	@$(WIRELAB) baseline --out $(OUT) $(if $(SUITE),--suite $(SUITE)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
 grpcweb-bench: setup $(WIRELAB) ## gRPC-web benchmark, one cell at a time: unary p50/p99 (1 KB, 64 KB) and streaming MB/s per chain as ratios to direct (bench.csv): CHAINS= PROFILE= SEED= RUN_ID=
 	@$(WIRELAB) images --out $(OUT) --for grpcweb --cases bench

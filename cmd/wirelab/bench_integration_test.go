@@ -91,9 +91,9 @@ func TestIntegrationBenchQuick(t *testing.T) {
 			t.Errorf("chart %s is not SVG: %v", c.File, err)
 		}
 	}
-	for _, f := range []string{"results.jsonl", "junit.xml", "result.json", "nginx_curl-h3/lte/bench.json", "nginx_curl-h2/lte/2/rerun.sh",
-		"nginx_curl-h1/simple-p2p/1/client/bench.jsonl", "nginx_curl-h3/simple-p2p/2/sim/trace_node_right.pcap",
-		"nginx_ngtcp2-h3/lte/1/client/bench.jsonl", "nginx_ngtcp2-h3/lte/2/client/qlog/bench-2"} {
+	for _, f := range []string{"results.jsonl", "junit.xml", "result.json", "nginx@h3_curl/lte/bench.json", "nginx@h2_curl/lte/r2/rerun.sh",
+		"nginx@h1_curl/simple-p2p/r1/client/bench.jsonl", "nginx@h3_curl/simple-p2p/r2/sim/trace_node_right.pcap",
+		"nginx@h3_ngtcp2/lte/r1/client/bench.jsonl", "nginx@h3_ngtcp2/lte/r2/client/qlog/bench-2"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty", f)
 		}
@@ -124,7 +124,7 @@ func wellFormed(data []byte) error {
 // Every repetition that ran has the server's CPU time from its cgroup.
 func TestIntegrationBenchCongestion(t *testing.T) {
 	dir := benchSweep(t, "it-bench-cc", "--servers", "nginx,ngtcp2", "--protocols", "h2,h3", "--congestion", "bbr")
-	for _, cell := range []string{"nginx@bbr_curl-h2", "ngtcp2@bbr_curl-h3"} {
+	for _, cell := range []string{"nginx@h2+bbr_curl", "ngtcp2@h3+bbr_curl"} {
 		rec, err := benchsuite.ReadRecord(filepath.Join(dir, cell, "simple-p2p", benchsuite.RecordFile))
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +139,7 @@ func TestIntegrationBenchCongestion(t *testing.T) {
 	}
 	var nginxH3 matrix.Result
 	for _, r := range results {
-		if r.Server == "nginx@bbr" && r.Client == "curl-h3" {
+		if r.Server == "nginx" && r.Get(benchsuite.AxisVariant) == "bbr" && r.Get(benchsuite.AxisProtocol) == "h3" {
 			nginxH3 = r
 		}
 	}
@@ -157,13 +157,13 @@ func TestIntegrationBenchCongestion(t *testing.T) {
 // haproxy sets tune.quic.cc-hystart off, nginx has no switch: unsupported, with its reason.
 func TestIntegrationBenchHyStart(t *testing.T) {
 	dir := benchSweep(t, "it-bench-hystart", "--servers", "ngtcp2,haproxy,nginx", "--protocols", "h3", "--hystart", "off")
-	for _, cell := range []string{"ngtcp2@hystart-off_curl-h3", "haproxy@hystart-off_curl-h3"} {
+	for _, cell := range []string{"ngtcp2@h3+hystart-off_curl", "haproxy@h3+hystart-off_curl"} {
 		rec, err := benchsuite.ReadRecord(filepath.Join(dir, cell, "simple-p2p", benchsuite.RecordFile))
 		if err != nil || rec.HyStart != "off" || len(rec.Reps) != 1 || len(rec.Reps[0].Samples) != 1 {
 			t.Errorf("%s: %v %+v", cell, err, rec)
 		}
 	}
-	lib, _ := os.ReadFile(filepath.Join(dir, "ngtcp2@hystart-off_curl-h3", "simple-p2p", "1", "server", "ngtcp2.log"))
+	lib, _ := os.ReadFile(filepath.Join(dir, "ngtcp2@h3+hystart-off_curl", "simple-p2p", "r1", "server", "ngtcp2.log"))
 	if !strings.Contains(string(lib), "libngtcp2.so.16 => /usr/local/lib/ngtcp2-no-hystart/libngtcp2.so.16") {
 		t.Errorf("ngtcp2 did not load the library without HyStart++: %s", lib)
 	}
@@ -172,7 +172,7 @@ func TestIntegrationBenchHyStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range results {
-		if r.Server == "nginx@hystart-off" && (r.Result != matrix.Unsupported || !strings.Contains(r.Reason, "nginx has no switch")) {
+		if r.Server == "nginx" && r.Get(benchsuite.AxisVariant) == "hystart-off" && (r.Result != matrix.Unsupported || !strings.Contains(r.Reason, "nginx has no switch")) {
 			t.Errorf("nginx@hystart-off: %s %q", r.Result, r.Reason)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +137,7 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 	assertNothingLeft(t, id)
 	after := journalLines(t, journal)
 	for i, c := range before { // what the killed run finished is kept as it was
-		if after[i] != c {
+		if !reflect.DeepEqual(after[i], c) {
 			t.Errorf("journal line %d changed: %+v -> %+v", i+1, c, after[i])
 		}
 	}

@@ -36,8 +36,8 @@ func TestIntegrationGrpcwebSmoke(t *testing.T) {
 		"grpcweb-probe@stale-length|text_request_content_length_recomputed": "declared a Content-Length of 1352",
 	}
 	for _, c := range cells {
-		_, chain, _ := strings.Cut(c.Server, "@")
-		k := c.Server + "|" + c.Case
+		chain := c.Axes["chain"]
+		k := c.Server + "@" + chain + "|" + c.Case
 		switch {
 		case mustFail[k] != "" && (c.Result != "failed" || !strings.Contains(c.Reason, mustFail[k])):
 			t.Errorf("%s: %s %q; want failed, saying %q", k, c.Result, c.Reason, mustFail[k])

@@ -10,8 +10,9 @@ import (
 )
 
 type cellLine struct {
-	Server, Client, Case, Result, Reason string
-	Seconds                              float64
+	Server, Client, Case, Result, Reason, Sub string
+	Axes                                      map[string]string
+	Seconds                                   float64
 }
 
 func readJournal(t *testing.T, path string) []cellLine {

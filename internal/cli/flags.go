@@ -14,26 +14,28 @@ import (
 // flagSet wraps flag.FlagSet so every parse error becomes one bad-input line (exit 2).
 type flagSet struct {
 	*flag.FlagSet
-	e *env
+	e     *env
+	usage func()
 }
 
 func newFlags(e *env, name, args string) *flagSet {
 	fs := flag.NewFlagSet("wirelab "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
+	fs.Usage = func() {} // bad input is one line (parse); -h prints the usage (parse)
+	return &flagSet{fs, e, func() {
 		fmt.Fprintf(e.stdout, "usage: wirelab %s [flags] %s\n", name, args)
 		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-	}
-	return &flagSet{fs, e}
+	}}
 }
 
-// parse parses args; -h prints usage and returns errQuiet-free nil with help=true.
+// parse parses args; -h prints the usage and returns help=true; an error is one bad-input line.
 func (f *flagSet) parse(args []string) (help bool, err error) {
 	if err := f.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			return true, nil // flag.Parse has printed the usage already
+			f.usage()
+			return true, nil
 		}
 		return false, badInputf("%v (see %s -h)", err, f.Name())
 	}

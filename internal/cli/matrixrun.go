@@ -197,10 +197,10 @@ func (m *matrixRun) journalError(err error) error {
 }
 
 // finish writes junit.xml, prints the table (the suite's) and the last line, and returns the run's exit:
-// interrupted, failed cells (with a baseline: failed cells it does not expect), or nil.
-func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.Result, repeat int, start time.Time, summary string,
-	baseline *matrix.Baseline) error {
-	if err := matrix.WriteJUnit(filepath.Join(m.Dir, "junit.xml"), suite, results); err != nil {
+// interrupted, incomplete, failed cells (with a baseline: failed cells it does not expect), or nil.
+func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.Result, done matrix.Completeness, repeat int,
+	start time.Time, summary string, baseline *matrix.Baseline) error {
+	if err := matrix.WriteJUnit(filepath.Join(m.Dir, "junit.xml"), suite, done, results); err != nil {
 		return err
 	}
 	table()
@@ -209,10 +209,13 @@ func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.
 	if repeat > 1 {
 		flaky = fmt.Sprintf(", %d flaky (of %d repetitions each)", matrix.FlakyCount(results), repeat)
 	}
-	fmt.Fprintf(e.stdout, "\n%s: %d passed, %d failed, %d unsupported%s in %s; %s\n", suite, passed, failedN, unsupported, flaky,
-		time.Since(start).Round(time.Second), summary)
+	fmt.Fprintf(e.stdout, "\n%s: %d passed, %d failed, %d unsupported%s in %s; %s; %s\n", suite, passed, failedN, unsupported, flaky,
+		time.Since(start).Round(time.Second), done, summary)
 	if m.ctx.Err() != nil {
 		return errInterrupted
+	}
+	if !done.Complete() {
+		return failed{done.String()}
 	}
 	if baseline != nil {
 		return reportBaseline(e, baseline, results)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -97,12 +98,13 @@ func runSuite(ctx context.Context, e *env, s suite.Suite, args []string) error {
 		return err
 	}
 	matrix.SortResults(results)
+	done := matrix.Measure(plan, results)
 	sum := filepath.Join(mr.Dir, "result.json")
-	if err := writeSummary(sum, m.Summary(r, results), start, mr.Dir); err != nil {
+	if err := writeSummary(sum, m.Summary(r, results), start, mr.Dir, done); err != nil {
 		return err
 	}
 	table := func() { m.PrintTable(e.stdout, r, results) }
-	return mr.finish(e, info.Name, table, results, *mf.repeat, start, sum, baseline)
+	return mr.finish(e, info.Name, table, results, done, *mf.repeat, start, sum, baseline)
 }
 
 // envArgs are the flags set in the environment (--flags-from-env): each flag's variable is its
@@ -241,13 +243,25 @@ func printPlanOnly(e *env, info suite.Info, mf matrixFlags, m suite.Matrix, cell
 	return nil
 }
 
-// writeSummary writes result.json: the suite's summary with the run's times and folder.
-func writeSummary(path string, sum any, start time.Time, dir string) error {
+// writeSummary writes result.json: the suite's summary with the run's times and folder, and
+// whether the run judged its whole plan ("complete", "planned", "ran").
+func writeSummary(path string, sum any, start time.Time, dir string, done matrix.Completeness) error {
 	type timed interface {
 		SetRun(start, end time.Time, dir string)
 	}
 	if t, ok := sum.(timed); ok {
 		t.SetRun(start, time.Now(), dir)
 	}
-	return writeJSON(path, sum)
+	data, err := json.Marshal(sum)
+	if err != nil {
+		return err
+	}
+	fields := map[string]json.RawMessage{}
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return fmt.Errorf("result.json: the suite's summary is no JSON object: %v", err)
+	}
+	for k, v := range map[string]any{"complete": done.Complete(), "planned": done.Planned, "ran": done.Ran} {
+		fields[k], _ = json.Marshal(v)
+	}
+	return writeJSON(path, fields)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/lifecycle"
@@ -25,6 +27,8 @@ import (
 type toySuite struct {
 	servers *string
 	failing map[string]string // "server/flavor/case" -> reason
+	// interruptAfter sends the process SIGINT (Ctrl-C) once this many cells ran (0: never).
+	interruptAfter int
 	mu      *sync.Mutex
 	ran     map[string]int
 }
@@ -98,6 +102,9 @@ func (m *toyMatrix) RunOnce(_ context.Context, _ *suite.Run, c matrix.Cell, seed
 	k := c.Server + "/" + c.Get("flavor") + "/" + c.Case
 	m.t.mu.Lock()
 	m.t.ran[k]++
+	if len(m.t.ran) == m.t.interruptAfter {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+	}
 	m.t.mu.Unlock()
 	_ = os.WriteFile(filepath.Join(dir, "evidence.txt"), []byte(fmt.Sprint(seed)), 0o644)
 	res := matrix.Result{Result: matrix.Succeeded, Rerun: "wirelab toy --servers " + c.Server}
@@ -163,8 +170,26 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(whole, "junit.xml"))
 	must(t, err)
 	must(t, xml.Unmarshal(data, &junit))
-	if len(junit.Suites) != 6 || junit.Suites[0].Name != "s1@fancy_toyclient" {
+	if len(junit.Suites) != 7 || junit.Suites[0].Name != "s1@fancy_toyclient" || junit.Suites[6].Name != "run" {
 		t.Errorf("junit suites: %s", data)
+	}
+	var sum map[string]any
+	must(t, json.Unmarshal(mustRead(t, filepath.Join(whole, "result.json")), &sum))
+	if sum["complete"] != true || sum["planned"] != 18.0 || sum["ran"] != 18.0 {
+		t.Errorf("result.json of a whole run: %v", sum)
+	}
+
+	// Interrupted after 4 cells (Ctrl-C): exit 130, and result.json, JUnit and the last line say
+	// how much of the plan ran.
+	toy = newToy(nil)
+	toy.interruptAfter = 4
+	code, log = toyWL(t, toy, "toy", "--out", out, "--run-id", "stopped", "--seed", "5", "-j", "1")
+	stopped := filepath.Join(out, "toy", "stopped")
+	sum = nil
+	must(t, json.Unmarshal(mustRead(t, filepath.Join(stopped, "result.json")), &sum))
+	if code != ExitInterrupted || sum["complete"] != false || sum["ran"].(float64) >= 18 || !strings.Contains(log, "INCOMPLETE: ran") ||
+		!strings.Contains(string(mustRead(t, filepath.Join(stopped, "junit.xml"))), `<failure message="INCOMPLETE: ran`) {
+		t.Errorf("interrupted run: exit %d, result.json %v\n%s", code, sum, log)
 	}
 
 	// Resume: an interrupted run (its journal cut to 4 cells) runs only the 14 others.

@@ -35,7 +35,7 @@ func mustRead(t *testing.T, p string) []byte {
 
 func TestJUnit(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "junit.xml")
-	err := WriteJUnit(p, "quic", []Result{
+	err := WriteJUnit(p, "quic", Completeness{}, []Result{
 		{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded},
 		{Cell: Cell{Server: "s", Client: "c", Case: "retry"}, Result: Failed, Reason: "retry: no Retry packet from the server"},
 		{Cell: Cell{Server: "s", Client: "c", Case: "v2"}, Result: Unsupported},

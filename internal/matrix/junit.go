@@ -9,7 +9,9 @@ import (
 
 // WriteJUnit writes junit.xml: one testsuite per pair, one testcase per cell (classname
 // <suite>.<server>_<client>); failures carry the one-line reason, unsupported cells are skipped.
-func WriteJUnit(path, suiteName string, results []Result) error {
+// A testsuite "run" holds one testcase, "complete", that fails when the run judged less than
+// its plan.
+func WriteJUnit(path, suiteName string, done Completeness, results []Result) error {
 	type failure struct {
 		Message string `xml:"message,attr"`
 	}
@@ -73,6 +75,12 @@ func WriteJUnit(path, suiteName string, results []Result) error {
 		s.Tests++
 		s.Cases = append(s.Cases, c)
 	}
+	run := &suite{Name: "run", Tests: 1}
+	whole := tc{Name: "complete", Classname: suiteName + ".run", SystemOut: done.String()}
+	if !done.Complete() {
+		whole.Failure, run.Failures = &failure{Message: done.String()}, 1
+	}
+	run.Cases = []tc{whole}
 	var names []string
 	for n := range suites {
 		names = append(names, n)
@@ -85,6 +93,7 @@ func WriteJUnit(path, suiteName string, results []Result) error {
 	for _, n := range names {
 		doc.Suites = append(doc.Suites, *suites[n])
 	}
+	doc.Suites = append(doc.Suites, *run) // last: the cells' suites keep their order
 	data, err := xml.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

@@ -103,7 +103,7 @@ func TestJUnitCarriesPassRate(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "junit.xml")
 	_, okReason, okRep := aggregate(reps(Succeeded, Failed, Succeeded))
 	_, badReason, badRep := aggregate(reps(Failed, Succeeded, Failed))
-	err := WriteJUnit(p, "quic", []Result{
+	err := WriteJUnit(p, "quic", Completeness{}, []Result{
 		{Cell: Cell{Server: "s", Client: "c", Case: "handshake"}, Result: Succeeded},
 		{Cell: Cell{Server: "s", Client: "c", Case: "retry"}, Result: Succeeded, Reason: okReason, Repeat: &okRep},
 		{Cell: Cell{Server: "s", Client: "c", Case: "transfer"}, Result: Failed, Reason: badReason, Repeat: &badRep},
