@@ -29,8 +29,8 @@ type toySuite struct {
 	failing map[string]string // "server/flavor/case" -> reason
 	// interruptAfter sends the process SIGINT (Ctrl-C) once this many cells ran (0: never).
 	interruptAfter int
-	mu      *sync.Mutex
-	ran     map[string]int
+	mu             *sync.Mutex
+	ran            map[string]int
 }
 
 func (*toySuite) Info() suite.Info {
