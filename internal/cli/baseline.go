@@ -45,13 +45,16 @@ func runBaseline(_ context.Context, e *env, args []string) error {
 			return badInputf("%v", err)
 		}
 	}
-	if err := matrix.WriteBaseline(*file, results, old); err != nil {
+	ch, err := matrix.WriteBaseline(*file, results, old)
+	if err != nil {
 		return err
 	}
 	b, err := matrix.LoadBaseline(*file, matrix.Universe{})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "baseline: %s: %d entries from %s (%d cells)\n", *file, len(b.Expected), journal, len(results))
+	fmt.Fprintf(e.stdout, "baseline: %s: %d entries from %s (%d results): %d new, %d kept, %d pruned (passed %d runs in a row), "+
+		"%d carried over (not in the run); %d untriaged (raw failures as reasons: write the findings, drop untriaged)\n",
+		*file, len(b.Expected), journal, len(results), ch.Added, ch.Kept, ch.Pruned, matrix.PruneAfter, ch.Carried, ch.Untriaged)
 	return nil
 }

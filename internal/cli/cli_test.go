@@ -237,11 +237,11 @@ func TestGrpcwebBadInputExits2(t *testing.T) {
 	// The default baseline is checked before anything starts: a stale entry (a chain that does
 	// not exist) is bad input naming the file and the field; a valid one lets the run start.
 	expected := filepath.Join(dir, "expected.yml")
-	must(t, os.WriteFile(expected, []byte("expected: [{server: gg, chain: gone, client: gg, case: empty_unary, status: fail, reason: r}]\n"), 0o644))
+	must(t, os.WriteFile(expected, []byte("expected: [{server: gg, chain: gone, client: gg, case: empty_unary, status: fail, signature: '*', reason: r}]\n"), 0o644))
 	if code, _, errOut := wl("grpcweb"); code != ExitBadInput || !strings.Contains(errOut, "expected.yml: expected[0].chain") {
 		t.Errorf("stale baseline entry: code %d %q", code, errOut)
 	}
-	must(t, os.WriteFile(expected, []byte("expected: [{server: gg, chain: wirelab, client: gg, case: empty_unary, status: fail, reason: r}]\n"), 0o644))
+	must(t, os.WriteFile(expected, []byte("expected: [{server: gg, chain: wirelab, client: gg, case: empty_unary, status: fail, signature: '*', reason: r}]\n"), 0o644))
 	if code, _, errOut := wl("grpcweb"); code != ExitEnvironment {
 		t.Errorf("valid baseline should reach the engine check: code %d %q", code, errOut)
 	}

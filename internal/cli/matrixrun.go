@@ -27,6 +27,7 @@ type matrixFlags struct {
 	baseline *string
 	shard    *string
 	planOnly *bool
+	strict   *bool
 	images   *imageRefs
 	part     *matrix.Shard // --shard parsed by check
 	fs       *flagSet      // the parsed flags, recorded in run.json for wirelab merge
@@ -65,7 +66,9 @@ func (f *flagSet) matrixFlags(info suite.Info) matrixFlags {
 		baseline: f.String("baseline", "", "the known findings `file`: cells expected to fail or flake (default conformance/"+info.Name+
 			"/expected.yml when it exists; none: every failed cell fails the run)"),
 		planOnly: f.Bool("plan", false, "print the plan (cells, estimate, images, baseline) after checking every input, and start nothing"),
-		images:   images,
+		strict: f.Bool("strict-baseline", false, "also fail on stale baseline entries: cells expected to fail or flake that passed every run "+
+			"(CI: a baseline that no longer matches the implementations is as wrong as a regression)"),
+		images: images,
 	}
 	if info.Jobs > 0 {
 		mf.run.Jobs, f.Lookup("j").DefValue = info.Jobs, fmt.Sprint(info.Jobs)
@@ -157,6 +160,7 @@ type matrixRun struct {
 	certDir string
 	journal *matrix.Journal
 	done    []matrix.Result
+	strict  *bool // --strict-baseline
 }
 
 // startMatrix starts the run (engine checked, signals handled), records how it was invoked
@@ -171,7 +175,7 @@ func (e *env) startMatrix(ctx context.Context, mf matrixFlags, seed uint64, engi
 		r.Finish()
 		return nil, err
 	}
-	m := &matrixRun{Run: r, ctx: ctx, compose: compose, certDir: filepath.Join(r.Dir, "certs")}
+	m := &matrixRun{Run: r, ctx: ctx, compose: compose, certDir: filepath.Join(r.Dir, "certs"), strict: mf.strict}
 	if _, err := os.Stat(filepath.Join(m.certDir, "cert.pem")); err != nil {
 		if err := certs.Write(m.certDir); err != nil {
 			r.Finish()
@@ -204,13 +208,12 @@ func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.
 		return err
 	}
 	table()
-	passed, failedN, unsupported := matrix.Counts(results)
+	tally := matrix.Count(results)
 	flaky := ""
 	if repeat > 1 {
 		flaky = fmt.Sprintf(", %d flaky (of %d repetitions each)", matrix.FlakyCount(results), repeat)
 	}
-	fmt.Fprintf(e.stdout, "\n%s: %d passed, %d failed, %d unsupported%s in %s; %s; %s\n", suite, passed, failedN, unsupported, flaky,
-		time.Since(start).Round(time.Second), done, summary)
+	fmt.Fprintf(e.stdout, "\n%s: %s%s in %s; %s; %s\n", suite, tally, flaky, time.Since(start).Round(time.Second), done, summary)
 	if m.ctx.Err() != nil {
 		return errInterrupted
 	}
@@ -218,28 +221,32 @@ func (m *matrixRun) finish(e *env, suite string, table func(), results []matrix.
 		return failed{done.String()}
 	}
 	if baseline != nil {
-		return reportBaseline(e, baseline, results)
+		return reportBaseline(e, baseline, results, *m.strict)
 	}
-	if failedN > 0 {
-		return failed{fmt.Sprintf("%d cells failed", failedN)}
+	if tally.Failed+tally.RunTime > 0 {
+		return failed{fmt.Sprintf("%d cells failed", tally.Failed+tally.RunTime)}
 	}
 	return nil
 }
 
-// reportBaseline holds the run against its baseline: the run fails only on regressions (failed
-// cells no entry expects); cells expected to fail that passed are listed for removal.
-func reportBaseline(e *env, b *matrix.Baseline, results []matrix.Result) error {
+// reportBaseline holds the run against its baseline: the run fails on regressions (results no
+// entry expects as they happened) and, strict, on stale entries (their cells passed every run).
+func reportBaseline(e *env, b *matrix.Baseline, results []matrix.Result, strict bool) error {
 	rep := b.Compare(results)
-	fmt.Fprintf(e.stdout, "baseline %s: %d failed as expected, %d regressions, %d newly passing, %d flaky passed\n", b.Path,
-		len(rep.Expected), len(rep.Regressions), len(rep.NewlyPassing), len(rep.FlakyPassed))
+	fmt.Fprintf(e.stdout, "baseline %s: %d failed as expected, %d regressions, %d newly passing, %d flaky within their rate, "+
+		"%d flaky run once (decide nothing), %d untriaged entries\n", b.Path, len(rep.Expected), len(rep.Regressions),
+		len(rep.NewlyPassing), len(rep.FlakyWithin), len(rep.FlakyOnce), len(rep.Untriaged))
 	for _, r := range rep.NewlyPassing {
-		fmt.Fprintf(e.stdout, "  newly passing (remove from baseline): %s\n", r.Label())
+		fmt.Fprintf(e.stdout, "  newly passing (stale entry: make baseline prunes it): %s\n", r.Label())
 	}
 	for _, r := range rep.Regressions {
-		fmt.Fprintf(e.stdout, "  REGRESSION: %s: %s\n", r.Label(), r.Reason)
+		fmt.Fprintf(e.stdout, "  REGRESSION: %s: %s\n", r.Label(), r.Why)
 	}
-	if len(rep.Regressions) > 0 {
-		return failed{fmt.Sprintf("%d cells failed that the baseline does not expect", len(rep.Regressions))}
+	switch {
+	case len(rep.Regressions) > 0:
+		return failed{fmt.Sprintf("%d results the baseline does not expect", len(rep.Regressions))}
+	case strict && len(rep.NewlyPassing) > 0:
+		return failed{fmt.Sprintf("--strict-baseline: %d stale entries (their cells passed)", len(rep.NewlyPassing))}
 	}
 	return nil
 }

@@ -232,7 +232,7 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 	// Baseline: the failed cell, expected by a glob on the suite's own axis, exits 0; another
 	// failure is a regression (exit 1); an entry naming an axis the suite lacks is bad input.
 	expected := filepath.Join(t.TempDir(), "expected.yml")
-	must(t, os.WriteFile(expected, []byte("expected:\n  - {server: s2, client: '*', case: beta, flavor: 'fan*', status: fail, reason: known}\n"), 0o644))
+	must(t, os.WriteFile(expected, []byte("expected:\n  - {server: s2, client: '*', case: beta, flavor: 'fan*', status: fail, signature: 'beta breaks*', reason: known}\n"), 0o644))
 	if code, log = toyWL(t, newToy(failing), "toy", "--out", out, "--seed", "5", "--baseline", expected); code != 0 ||
 		!strings.Contains(log, "1 failed as expected, 0 regressions") {
 		t.Errorf("expected failure: %d %s", code, log)
@@ -242,7 +242,7 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 		!strings.Contains(log, "REGRESSION: s1@plain_toyclient/alpha") {
 		t.Errorf("regression: %d %s", code, log)
 	}
-	must(t, os.WriteFile(expected, []byte("expected:\n  - {server: s2, client: '*', case: beta, colour: red, status: fail, reason: known}\n"), 0o644))
+	must(t, os.WriteFile(expected, []byte("expected:\n  - {server: s2, client: '*', case: beta, colour: red, status: fail, signature: '*', reason: known}\n"), 0o644))
 	if code, log = toyWL(t, newToy(failing), "toy", "--out", out, "--baseline", expected); code != ExitBadInput ||
 		!strings.Contains(log, `expected[0].colour: this suite has no axis "colour"`) {
 		t.Errorf("unknown axis: %d %s", code, log)

@@ -82,10 +82,11 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 			return noReport(err)
 		}
 		passed, reason, details := H2specVerdict(cases)
-		v.Result, v.Reason, v.Details = matrix.Failed, reason, details
+		v.Result, v.Reason, v.Details, v.BySubs = matrix.Failed, reason, details, true
 		if passed {
 			v.Result, v.Reason = matrix.Succeeded, ""
 		}
+		v.Subs = H2specSubs(cases)
 	case ClientH2upload:
 		u, err := ReadUpload(filepath.Join(logs, "upload.json"))
 		if err != nil {
@@ -108,6 +109,9 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 			return noReport(err)
 		}
 		v.Result, v.Reason = c.Matrix(), c.Reason
+		if c.SkippedAtRunTime() { // the server's behaviour left nothing to judge: not what the manifests declare
+			v.Result = matrix.UnsupportedAtRunTime
+		}
 	}
 	return v
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 // H2specCase is one h2spec test case's outcome: its ID as h2spec selects it ("http2/6.9.1/2"),
@@ -107,4 +109,21 @@ func H2specVerdict(cases []H2specCase) (passed bool, reason, details string) {
 		list = append(append([]string(nil), list[:12]...), fmt.Sprintf("... %d more", len(failed)-12))
 	}
 	return false, fmt.Sprintf("h2spec: %d of %d cases failed: %s", len(failed), len(cases), strings.Join(list, " ")), details
+}
+
+// H2specSubs are h2spec's cases as the cell's sub-cases (sub = the case's ID): each a result of
+// its own, with h2spec's message as the reason; a case h2spec skipped for what the server did
+// (its answer too short to judge) is unsupported at run time.
+func H2specSubs(cases []H2specCase) []matrix.Result {
+	out := make([]matrix.Result, len(cases))
+	for i, c := range cases {
+		out[i] = matrix.Result{Cell: matrix.Cell{Sub: c.ID}, Result: matrix.Succeeded}
+		switch c.Result {
+		case CaseFailed:
+			out[i].Result, out[i].Reason = matrix.Failed, c.Desc+": "+c.Message
+		case CaseSkipped:
+			out[i].Result, out[i].Reason = matrix.UnsupportedAtRunTime, c.Desc+": skipped by h2spec"
+		}
+	}
+	return out
 }

@@ -101,8 +101,10 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 		res.Result, res.Reason = matrix.Failed, fmt.Sprintf(format, a...)
 		return res
 	}
+	// A cell that runs was declared supported (the manifests rule the others out before): an
+	// endpoint answering 127 now makes it unsupported at run time, a result of its own.
 	unsupported := func(format string, a ...any) matrix.Result {
-		res.Result, res.Reason = matrix.Unsupported, fmt.Sprintf(format, a...)
+		res.Result, res.Reason = matrix.UnsupportedAtRunTime, fmt.Sprintf(format, a...)
 		return res
 	}
 	client := l.Client
@@ -186,6 +188,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	}
 	v := judge(ctx, ev)
 	res.Result, res.Reason, res.Details, res.Values, res.Cross = v.Result, v.Reason, v.Details, v.Values, v.Cross
+	res.Subs, res.BySubs = v.Subs, v.BySubs
 	return res
 }
 

@@ -11,10 +11,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Baseline is a suite's known findings: the cells expected to fail or to flake, each with the
-// finding that explains it (conformance/<suite>/expected.yml). A run matches its baseline when
-// every failed cell is expected; a failed cell the baseline does not expect is a regression, and
-// a cell expected to fail that passed is reported so the entry can go.
+// Baseline is a suite's known findings (conformance/<suite>/expected.yml): the cells and
+// sub-cases expected to fail (each with the signature of its failure), to flake (each with its
+// measured pass rate), or to find their case unsupported at run time. A run matches its baseline
+// when every failure is expected as it happened; anything else that did not pass is a regression.
 type Baseline struct {
 	Path     string         `yaml:"-"`
 	Expected []*Expectation `yaml:"expected"`
@@ -28,14 +28,28 @@ type Expectation struct {
 	Case   string            `yaml:"case"`
 	Sub    string            `yaml:"sub,omitempty"`
 	Axes   map[string]string `yaml:",inline"` // the suite's own axes: chain: wirelab
-	Status string            `yaml:"status"`  // fail or flaky
-	Reason string            `yaml:"reason"`  // the finding, one line
+	Status string            `yaml:"status"`  // fail, flaky or unsupported
+	// Signature (fail, unsupported): a glob over the failure's signature (Signature: the reason
+	// with numbers and ids made #); a failure with another signature is a regression.
+	Signature string `yaml:"signature,omitempty"`
+	// PassRate and Runs (flaky): the pass rate measured over Runs repetitions (make baseline from
+	// a REPEAT run); a run's repetitions are held to it (BelowRate).
+	PassRate float64 `yaml:"pass_rate,omitempty"`
+	Runs     int     `yaml:"runs,omitempty"`
+	Reason   string  `yaml:"reason"` // the finding, one line
+	// Untriaged marks an entry whose reason is the raw failure, not yet a finding (make baseline
+	// writes new entries so; the report lists them).
+	Untriaged bool `yaml:"untriaged,omitempty"`
+	// Passed counts the make baseline runs in a row in which the entry's cells passed: a stale
+	// entry is reported, and pruned when it passed in the run the baseline is written from.
+	Passed int `yaml:"passed,omitempty"`
 }
 
 // Expectation statuses.
 const (
-	ExpectFail  = "fail"
-	ExpectFlaky = "flaky"
+	ExpectFail        = "fail"
+	ExpectFlaky       = "flaky"
+	ExpectUnsupported = "unsupported" // unsupported at run time
 )
 
 // Universe is every value each axis of a suite's cells can have (unfiltered), by axis name: an
@@ -78,11 +92,26 @@ func LoadBaseline(file string, u Universe) (*Baseline, error) {
 		bad := func(field, f string, a ...any) error {
 			return fmt.Errorf("%s: expected[%d].%s: %s", file, i, field, fmt.Sprintf(f, a...))
 		}
-		if x.Status != ExpectFail && x.Status != ExpectFlaky {
-			return nil, bad("status", "%q: want fail or flaky", x.Status)
+		switch x.Status {
+		case ExpectFail, ExpectUnsupported:
+			if x.Signature == "" {
+				return nil, bad("signature", "missing (the failure's class: make baseline writes it; a glob, * for any)")
+			}
+		case ExpectFlaky:
+			if x.Runs < 2 || x.PassRate <= 0 || x.PassRate >= 1 {
+				return nil, bad("pass_rate", "%v over %d runs: a flaky entry carries its measured pass rate (0 < rate < 1) "+
+					"and sample size (runs >= 2), from make baseline over a REPEAT run", x.PassRate, x.Runs)
+			}
+			for _, g := range []Axis{{AxisServer, x.Server}, {AxisClient, x.Client}} {
+				if strings.ContainsAny(g.Value, "*?[") {
+					return nil, bad(g.Name, "%q: a flaky entry names one pair (its rate was measured for it), no glob", g.Value)
+				}
+			}
+		default:
+			return nil, bad("status", "%q: want fail, flaky or unsupported", x.Status)
 		}
 		if strings.TrimSpace(x.Reason) == "" {
-			return nil, bad("reason", "missing (the finding that explains the cell)")
+			return nil, bad("reason", "missing (the finding that explains the cell, or the raw failure with untriaged: true)")
 		}
 		for _, g := range x.globs() {
 			values, known := u[g.Name]
@@ -138,95 +167,33 @@ func (x *Expectation) covers(c Cell) bool {
 	return true
 }
 
-// match is the first entry covering r's cell, or nil.
+// match is the entry that covers r's cell and expects what r did (a failure with its signature,
+// unsupported at run time, a flake), else the first covering entry, else nil.
 func (b *Baseline) match(r Result) *Expectation {
+	var first *Expectation
 	for _, x := range b.Expected {
-		if x.covers(r.Cell) {
+		if !x.covers(r.Cell) {
+			continue
+		}
+		if first == nil {
+			first = x
+		}
+		if x.expects(r) {
 			return x
 		}
 	}
-	return nil
+	return first
 }
 
-// BaselineReport is a run held against its baseline.
-type BaselineReport struct {
-	Regressions  []Result // failed, and no entry expects it
-	Expected     []Result // failed, and an entry expects it (fail or flaky)
-	FlakyPassed  []Result // passed where an entry says flaky
-	NewlyPassing []Result // passed where an entry says fail: remove it from the baseline
-}
-
-// Compare holds results against the baseline. Unsupported cells count for nothing; a flaky entry
-// accepts either outcome.
-func (b *Baseline) Compare(results []Result) BaselineReport {
-	var rep BaselineReport
-	for _, r := range results {
-		x := b.match(r)
-		switch {
-		case r.Result == Unsupported:
-		case r.Result == Failed && x == nil:
-			rep.Regressions = append(rep.Regressions, r)
-		case r.Result == Failed:
-			rep.Expected = append(rep.Expected, r)
-		case x != nil && x.Status == ExpectFlaky:
-			rep.FlakyPassed = append(rep.FlakyPassed, r)
-		case x != nil && x.Status == ExpectFail:
-			rep.NewlyPassing = append(rep.NewlyPassing, r)
-		}
+// expects reports whether the entry expects r as it happened.
+func (x *Expectation) expects(r Result) bool {
+	switch x.Status {
+	case ExpectFlaky:
+		return true
+	case ExpectUnsupported:
+		return r.Result == UnsupportedAtRunTime && globMatch(x.Signature, Signature(r))
 	}
-	return rep
-}
-
-// WriteBaseline writes a baseline from a run: one entry per failed cell (flaky when its
-// repetitions disagreed), keeping the reason an old entry gave, the old flaky entries as they
-// are (a flake passes some runs), and the old entries that cover no cell of this run (cells it
-// did not run).
-func WriteBaseline(file string, results []Result, old *Baseline) error {
-	b := Baseline{}
-	covered := map[*Expectation]bool{}
-	for _, r := range results {
-		var x *Expectation
-		if old != nil {
-			x = old.match(r)
-			covered[x] = true
-		}
-		if x != nil && x.Status == ExpectFlaky {
-			continue // kept as written (below): one passing run does not end a flake
-		}
-		if r.Result != Failed && !r.Flaky() {
-			continue
-		}
-		e := &Expectation{Server: r.Server, Client: r.Client, Case: r.Case, Sub: r.Sub, Axes: r.Axes, Status: ExpectFail, Reason: oneLine(r.Reason)}
-		if r.Flaky() {
-			e.Status = ExpectFlaky
-		}
-		if x != nil {
-			e.Reason = x.Reason
-		}
-		b.Expected = append(b.Expected, e)
-	}
-	if old != nil {
-		for _, x := range old.Expected {
-			if !covered[x] || x.Status == ExpectFlaky {
-				b.Expected = append(b.Expected, x)
-			}
-		}
-	}
-	sort.SliceStable(b.Expected, func(i, j int) bool {
-		a, c := b.Expected[i], b.Expected[j]
-		return fmt.Sprint(a.globs()) < fmt.Sprint(c.globs())
-	})
-	var buf bytes.Buffer
-	buf.WriteString("# Cells expected to fail or to flake, each with the finding that explains it (written by\n" +
-		"# `make baseline`; edit the reasons). A run fails only on a failed cell no entry expects; an\n" +
-		"# entry that matches no cell of the suite is an error. Every axis (server, client, case, the\n" +
-		"# suite's own such as chain, sub) is a glob; an axis an entry does not name matches any value.\n")
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(b); err != nil {
-		return err
-	}
-	return os.WriteFile(file, buf.Bytes(), 0o644)
+	return r.Result == Failed && globMatch(x.Signature, Signature(r))
 }
 
 // oneLine keeps a reason to one line of reasonable length.

@@ -66,8 +66,8 @@ func ReadJournal(path string) ([]Result, error) {
 			return nil, fmt.Errorf("%s:%d: not a result: %v", path, n, err)
 		}
 		switch {
-		case r.Result != Succeeded && r.Result != Failed && r.Result != Unsupported:
-			return nil, fmt.Errorf("%s:%d: result %q: want succeeded, failed or unsupported", path, n, r.Result)
+		case r.Result != Succeeded && r.Result != Failed && r.Result != Unsupported && r.Result != UnsupportedAtRunTime:
+			return nil, fmt.Errorf("%s:%d: result %q: want succeeded, failed, unsupported or %s", path, n, r.Result, UnsupportedAtRunTime)
 		case r.Server == "" || r.Case == "":
 			return nil, fmt.Errorf("%s:%d: a result without server or case", path, n)
 		}
@@ -103,12 +103,20 @@ func cutUnterminated(path string) error {
 	return nil
 }
 
-// Add writes one result line and syncs it. A write that fails (a full disk) is cut back to
-// where the file ended, so the journal never holds half a line that the next one would spoil.
-func (j *Journal) Add(r Result) error {
-	line, err := json.Marshal(r)
-	if err != nil {
-		return err
+// Add writes result lines (a cell's row and its sub-cases', Result.Rows) in one write and syncs
+// them. A write that fails (a full disk) is cut back to where the file ended, so the journal never
+// holds half a cell that the next one would spoil.
+func (j *Journal) Add(rs ...Result) error {
+	var line []byte
+	for i, r := range rs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			line = append(line, '\n')
+		}
+		line = append(line, b...)
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -71,6 +71,9 @@ func WriteJUnit(path, suiteName string, done Completeness, results []Result) err
 		case Unsupported:
 			c.Skipped = &skipped{Message: "unsupported: " + r.Reason}
 			s.Skipped++
+		case UnsupportedAtRunTime: // declared supported, it ran: a failure unless the baseline expects it
+			c.Failure = &failure{Message: "unsupported at run time: " + r.Reason}
+			s.Failures++
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, c)

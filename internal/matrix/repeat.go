@@ -54,8 +54,8 @@ func aggregate(reps []Repetition) (result, reason string, rep Repeats) {
 	rep = Repeats{Runs: len(reps), Of: reps}
 	first := -1
 	for i, r := range reps {
-		if r.Result == Unsupported {
-			return Unsupported, fmt.Sprintf("r%d: %s", i+1, r.Reason), rep
+		if r.Result == Unsupported || r.Result == UnsupportedAtRunTime {
+			return r.Result, fmt.Sprintf("r%d: %s", i+1, r.Reason), rep
 		}
 		if r.Result == Succeeded {
 			rep.Passes++
@@ -120,10 +120,13 @@ func Repeat(ctx context.Context, p Policy, seed uint64, dir string, res Result, 
 	if p.N <= 1 && (p.Mode == Majority || p.Mode == "") {
 		one := once(ctx, seed, dir)
 		res.Result, res.Reason, res.Rerun, res.Details, res.Values, res.Cross = one.Result, one.Reason, one.Rerun, one.Details, one.Values, one.Cross
+		res.Subs, res.BySubs = one.Subs, one.BySubs
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch, with every repetition
 	var reps []Repetition
+	subs := newSubRepetitions()
+	bySubs := true // every repetition that did not pass failed by its sub-cases alone
 	for i := 1; i <= max(p.N, 1) && ctx.Err() == nil; i++ {
 		s, d := RepeatSeed(seed, i), filepath.Join(dir, fmt.Sprintf("r%d", i))
 		start := time.Now()
@@ -133,6 +136,8 @@ func Repeat(ctx context.Context, p Policy, seed uint64, dir string, res Result, 
 		}
 		reps = append(reps, Repetition{Seed: s, Result: one.Result, Reason: one.Reason,
 			Seconds: time.Since(start).Round(100 * time.Millisecond).Seconds(), Dir: d})
+		subs.add(one.Subs, s, d)
+		bySubs = bySubs && (one.Result == Succeeded || one.BySubs)
 		res.Values, res.Cross = append(res.Values, one.Values...), append(res.Cross, one.Cross...)
 		if i == 1 && one.Rerun != "" {
 			res.Rerun = one.Rerun
@@ -140,7 +145,7 @@ func Repeat(ctx context.Context, p Policy, seed uint64, dir string, res Result, 
 				res.Rerun = fmt.Sprintf("%s --repeat %d", one.Rerun, p.N)
 			}
 		}
-		if one.Result == Unsupported || (p.Mode == AllMustPass && one.Result != Succeeded) {
+		if one.Result == Unsupported || one.Result == UnsupportedAtRunTime || (p.Mode == AllMustPass && one.Result != Succeeded) {
 			break
 		}
 	}
@@ -151,7 +156,43 @@ func Repeat(ctx context.Context, p Policy, seed uint64, dir string, res Result, 
 		res.Result, res.Reason, rep = firstDecides(reps)
 	}
 	res.Repeat = &rep
+	res.Subs = subs.results(p.Mode)
+	res.BySubs = bySubs && len(res.Subs) > 0 && res.Result != Succeeded
 	return res
+}
+
+// subRepetitions collects each sub-case's outcome in every repetition of its cell, so a
+// sub-case gets a pass rate of its own (a flaky h2spec case among 145 steady ones).
+type subRepetitions struct {
+	order []string
+	by    map[string][]Repetition
+}
+
+func newSubRepetitions() *subRepetitions { return &subRepetitions{by: map[string][]Repetition{}} }
+
+func (s *subRepetitions) add(subs []Result, seed uint64, dir string) {
+	for _, x := range subs {
+		if _, seen := s.by[x.Sub]; !seen {
+			s.order = append(s.order, x.Sub)
+		}
+		s.by[x.Sub] = append(s.by[x.Sub], Repetition{Seed: seed, Result: x.Result, Reason: x.Reason, Dir: dir})
+	}
+}
+
+func (s *subRepetitions) results(mode RepeatMode) []Result {
+	var out []Result
+	for _, name := range s.order {
+		r := Result{Cell: Cell{Sub: name}}
+		var rep Repeats
+		if mode == Majority {
+			r.Result, r.Reason, rep = aggregate(s.by[name])
+		} else {
+			r.Result, r.Reason, rep = firstDecides(s.by[name])
+		}
+		r.Repeat = &rep
+		out = append(out, r)
+	}
+	return out
 }
 
 // firstDecides is the verdict of AllMustPass and RecordEvery: the first repetition that did not

@@ -10,11 +10,16 @@ import (
 	"sort"
 )
 
-// Result words, as the upstream QUIC interop runner's result.json uses them.
+// Result words: the upstream QUIC interop runner's (succeeded, failed, unsupported: what a
+// manifest rules out, never run), and one of wirelab's own: a cell that ran although declared
+// supported, and found its case unsupported (an endpoint answered 127, a case found nothing to
+// judge in what the server did). That is a result of its own: counted, shown, and a regression
+// unless the baseline expects it.
 const (
-	Succeeded   = "succeeded"
-	Failed      = "failed"
-	Unsupported = "unsupported"
+	Succeeded            = "succeeded"
+	Failed               = "failed"
+	Unsupported          = "unsupported"
+	UnsupportedAtRunTime = "unsupported-at-run-time"
 )
 
 // Result is one cell's verdict: a line of results.jsonl. A suite without a client axis names
@@ -33,6 +38,13 @@ type Result struct {
 	// --repeat N > 1 (non-measurement cells): the pass rate k/N, flaky when 0 < k < N, and each
 	// repetition; Result is then the majority (k > N/2; a tie is failed). Absent when run once.
 	Repeat *Repeats `json:"repeat,omitempty"`
+	// Sub-cases: a client that runs many cases in one cell (h2spec, connectrpc conformance)
+	// reports each; they are results of their own (Cell.Sub set: rows of results.jsonl after the
+	// cell's, JUnit testcases, baseline keys). The cell's row counts them (SubCases) and says when
+	// its verdict is only theirs (BySubs): then the sub-cases are judged, not the cell.
+	Subs     []Result `json:"-"`
+	SubCases int      `json:"sub_cases,omitempty"`
+	BySubs   bool     `json:"by_subs,omitempty"`
 }
 
 // PassRate is "k/N" for a repeated cell, "" for a cell run once.
@@ -46,19 +58,50 @@ func (r Result) PassRate() string {
 // Flaky reports whether some but not all of a repeated cell's repetitions passed.
 func (r Result) Flaky() bool { return r.Repeat != nil && r.Repeat.Flaky }
 
-// Counts tallies results by verdict.
-func Counts(results []Result) (passed, failed, unsupported int) {
+// Tally counts results by verdict: whole cells, and the sub-cases apart.
+type Tally struct {
+	Passed, Failed, Unsupported, RunTime int
+	SubPassed, SubFailed, SubOther       int
+}
+
+// Count tallies results.
+func Count(results []Result) Tally {
+	var t Tally
 	for _, r := range results {
+		if r.Sub != "" {
+			switch r.Result {
+			case Succeeded:
+				t.SubPassed++
+			case Failed:
+				t.SubFailed++
+			default:
+				t.SubOther++
+			}
+			continue
+		}
 		switch r.Result {
 		case Succeeded:
-			passed++
+			t.Passed++
 		case Unsupported:
-			unsupported++
+			t.Unsupported++
+		case UnsupportedAtRunTime:
+			t.RunTime++
 		default:
-			failed++
+			t.Failed++
 		}
 	}
-	return
+	return t
+}
+
+func (t Tally) String() string {
+	s := fmt.Sprintf("%d passed, %d failed, %d unsupported", t.Passed, t.Failed, t.Unsupported)
+	if t.RunTime > 0 {
+		s += fmt.Sprintf(", %d unsupported at run time", t.RunTime)
+	}
+	if n := t.SubPassed + t.SubFailed + t.SubOther; n > 0 {
+		s += fmt.Sprintf(" (sub-cases: %d passed, %d failed, %d other)", t.SubPassed, t.SubFailed, t.SubOther)
+	}
+	return s
 }
 
 // FlakyCount counts the cells whose --repeat repetitions disagreed.
@@ -89,4 +132,18 @@ func lessCell(a, b Cell) bool {
 		}
 	}
 	return len(x) < len(y)
+}
+
+// Rows are what results.jsonl holds for a cell: its own row (counting its sub-cases) and one row
+// per sub-case, each with the cell's names, folder and rerun command and its own verdict.
+func (r Result) Rows() []Result {
+	cell := r
+	cell.Subs, cell.SubCases = nil, len(r.Subs)
+	out := []Result{cell}
+	for _, s := range r.Subs {
+		row := Result{Cell: r.Cell, Result: s.Result, Reason: s.Reason, Details: s.Details, Dir: r.Dir, Rerun: r.Rerun, Repeat: s.Repeat}
+		row.Sub = s.Sub
+		out = append(out, row)
+	}
+	return out
 }

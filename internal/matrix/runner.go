@@ -68,9 +68,10 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, done []Result, exec Exec
 				if ctx.Err() != nil {
 					return // an interrupted cell has no verdict; --resume runs it again
 				}
+				rows := res.Rows()
 				err := checkDiskRoom(r.Dir) // a cell that ran out of disk has no verdict
 				if err == nil {
-					err = r.Journal.Add(res)
+					err = r.Journal.Add(rows...)
 				}
 				if err != nil {
 					mu.Lock()
@@ -82,8 +83,8 @@ func (r *Runner) Run(ctx context.Context, cells []Cell, done []Result, exec Exec
 					return
 				}
 				mu.Lock()
-				results = append(results, res)
-				p.record(res)
+				results = append(results, rows...)
+				p.record(rows[0])
 				mu.Unlock()
 			}
 		}()

@@ -43,8 +43,8 @@ func TestRunSkipsDoneCellsAndJournalsTheRest(t *testing.T) {
 	if len(journaled) != 2 {
 		t.Fatalf("journal holds the cells this run ran: %+v", journaled)
 	}
-	if p, f, u := Counts(results); p != 2 || f != 1 || u != 0 {
-		t.Fatalf("counts %d %d %d", p, f, u)
+	if c := Count(results); c.Passed != 2 || c.Failed != 1 || c.Unsupported != 0 {
+		t.Fatalf("counts %+v", c)
 	}
 	if !strings.Contains(b.String(), "resuming: 1 cells already done, 2 to run") || !strings.Contains(b.String(), "[2/2]") {
 		t.Fatalf("progress: %q", b.String())

@@ -26,7 +26,7 @@ func PrintTable(w io.Writer, cases []Column, clients, servers []string, results 
 	if anyFlaky {
 		legend = ", ~k/N = flaky: k of N repetitions passed"
 	}
-	fmt.Fprintf(w, "\nresults (rows: client, columns: server; %s = succeeded, %s = failed, - = unsupported, . = not run%s)\n", "✓", "✕", legend)
+	fmt.Fprintf(w, "\nresults (rows: client, columns: server; %s = succeeded, %s = failed, ! = unsupported at run time, - = unsupported, . = not run%s)\n", "✓", "✕", legend)
 	for _, c := range cases {
 		fmt.Fprintf(w, "\n%s (%s)\n%-12s %s\n", c.Name, c.Abbr, "", strings.Join(pad(servers), " "))
 		for _, cl := range clients {
@@ -40,6 +40,8 @@ func PrintTable(w io.Writer, cases []Column, clients, servers []string, results 
 					mark = "✕ " + c.Abbr + flaky[k]
 				case Unsupported:
 					mark = "-"
+				case UnsupportedAtRunTime:
+					mark = "! " + c.Abbr
 				}
 				row = append(row, mark)
 			}
@@ -64,7 +66,7 @@ func PrintGrid(w io.Writer, cases []Column, servers []string, results []Result) 
 	for _, r := range results {
 		by[r.Slot()+"|"+r.Case] = r
 	}
-	fmt.Fprintf(w, "\nresults (rows: server, columns: case; %s = succeeded, %s = failed, - = unsupported, . = not run)\n", "✓", "✕")
+	fmt.Fprintf(w, "\nresults (rows: server, columns: case; %s = succeeded, %s = failed, ! = unsupported at run time, - = unsupported, . = not run)\n", "✓", "✕")
 	var head []string
 	for _, c := range cases {
 		head = append(head, c.Abbr)
@@ -79,7 +81,7 @@ func PrintGrid(w io.Writer, cases []Column, servers []string, results []Result) 
 		for _, c := range cases {
 			mark := "."
 			if r, ok := by[s+"|"+c.Name]; ok {
-				mark = map[string]string{Succeeded: "✓", Failed: "✕", Unsupported: "-"}[r.Result]
+				mark = map[string]string{Succeeded: "✓", Failed: "✕", Unsupported: "-", UnsupportedAtRunTime: "!"}[r.Result]
 				if r.Flaky() {
 					mark += " ~" + r.PassRate()
 				}

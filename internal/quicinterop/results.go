@@ -88,9 +88,9 @@ func Summarize(cases []*Case, clients, servers []string, results []matrix.Result
 				switch {
 				case !ok:
 				case c.IsMeasurement():
-					ms = append(ms, map[string]interface{}{"abbr": c.Abbr, "name": c.Name, "result": r.Result, "details": r.Details})
+					ms = append(ms, map[string]interface{}{"abbr": c.Abbr, "name": c.Name, "result": upstreamWord(r.Result), "details": r.Details})
 				default:
-					list = append(list, ResultEntry{Abbr: c.Abbr, Name: c.Name, Result: r.Result})
+					list = append(list, ResultEntry{Abbr: c.Abbr, Name: c.Name, Result: upstreamWord(r.Result)})
 				}
 			}
 			s.Results = append(s.Results, list)
@@ -98,4 +98,13 @@ func Summarize(cases []*Case, clients, servers []string, results []matrix.Result
 		}
 	}
 	return s
+}
+
+// upstreamWord is a result in upstream's three words: an endpoint that answered 127 at run time
+// is unsupported there, as upstream's runner calls it.
+func upstreamWord(result string) string {
+	if result == matrix.UnsupportedAtRunTime {
+		return matrix.Unsupported
+	}
+	return result
 }

@@ -214,12 +214,15 @@ func sortedRowNames(suite string, set map[string]bool) []string {
 
 // counts is a run's one-line tally.
 func counts(results []matrix.Result) string {
-	p, f, u := matrix.Counts(results)
-	secs := 0.0
+	t := matrix.Count(results)
+	secs, cells := 0.0, 0
 	for _, r := range results {
-		secs += r.Seconds
+		if r.Sub == "" {
+			secs += r.Seconds
+			cells++
+		}
 	}
-	s := fmt.Sprintf("%d cells: %d passed, %d failed, %d unsupported", len(results), p, f, u)
+	s := fmt.Sprintf("%d cells: %s", cells, t)
 	if n := matrix.FlakyCount(results); n > 0 {
 		s += fmt.Sprintf(", %d flaky", n)
 	}

@@ -1,0 +1,73 @@
+package matrix
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A failure's signature is its class, stable from run to run: the reason with what varies
+// between runs of the same failure (numbers, hex ids, durations, quoted values cut short) made
+// into placeholders. Two failures of a cell with the same signature are the same finding; a cell
+// expected to fail one way that fails another way is a regression.
+var (
+	sigHex    = regexp.MustCompile(`\b[0-9a-f]{8,}\b`)
+	sigNumber = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+	sigSpace  = regexp.MustCompile(`\s+`)
+)
+
+// sigLen bounds a signature: the class is in the reason's start (which check, which error).
+const sigLen = 120
+
+// Signature is a failed or unsupported result's signature ("" for a passed one): of its first
+// repetition that did not pass, when it repeated (the cell's reason then starts with its pass
+// rate).
+func Signature(r Result) string {
+	if r.Result == Succeeded {
+		return ""
+	}
+	return SignatureOf(firstReason(r))
+}
+
+// SignatureOf makes a reason into a signature: hex ids and numbers become #, whitespace one
+// space, cut at sigLen.
+func SignatureOf(reason string) string {
+	s := sigHex.ReplaceAllString(strings.ToLower(reason), "#")
+	s = sigNumber.ReplaceAllString(s, "#")
+	s = strings.TrimSpace(sigSpace.ReplaceAllString(s, " "))
+	if len(s) > sigLen {
+		s = s[:sigLen]
+	}
+	return s
+}
+
+// globMatch matches s against a signature glob: * any run of characters (slashes too), ?
+// one character, everything else itself.
+func globMatch(pattern, s string) bool {
+	for len(pattern) > 0 {
+		switch pattern[0] {
+		case '*':
+			for len(pattern) > 0 && pattern[0] == '*' {
+				pattern = pattern[1:]
+			}
+			if pattern == "" {
+				return true
+			}
+			for i := 0; i <= len(s); i++ {
+				if globMatch(pattern, s[i:]) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if s == "" {
+				return false
+			}
+		default:
+			if s == "" || s[0] != pattern[0] {
+				return false
+			}
+		}
+		pattern, s = pattern[1:], s[1:]
+	}
+	return s == ""
+}
