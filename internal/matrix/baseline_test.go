@@ -29,8 +29,8 @@ func TestLoadBaselineRejectsBadEntries(t *testing.T) {
 		"expected: [{server: haproxy, client: '*', case: zerortt, status: fail, signature: '*', reason: x}]":        "expected[0].case",
 		"expected: [{server: haproxy, client: '*', case: transfer, status: fail, signature: '*', reason: x, y: 1}]": "expected[0].y: this suite has no axis \"y\"",
 		// A flaky entry carries its measured rate, for one pair: no wildcard over a whole column.
-		"expected: [{server: '*', client: '*', case: transfer, status: flaky, pass_rate: 0.5, runs: 10, reason: x}]": "expected[0].server: \"*\": a flaky entry names one pair",
-		"expected: [{server: haproxy, client: aioquic, case: transfer, status: flaky, reason: x}]":                    "expected[0].pass_rate",
+		"expected: [{server: '*', client: '*', case: transfer, status: flaky, pass_rate: 0.5, runs: 10, reason: x}]":      "expected[0].server: \"*\": a flaky entry names one pair",
+		"expected: [{server: haproxy, client: aioquic, case: transfer, status: flaky, reason: x}]":                        "expected[0].pass_rate",
 		"expected: [{server: haproxy, client: aioquic, case: transfer, status: flaky, pass_rate: 1, runs: 5, reason: x}]": "expected[0].pass_rate",
 	} {
 		if _, err := LoadBaseline(writeFile(t, body), testUniverse); err == nil || !strings.Contains(err.Error(), want) ||
@@ -57,13 +57,13 @@ func TestBaselineCompare(t *testing.T) {
 	}
 	rep := b.Compare([]Result{
 		res("haproxy", "quic-go", "transfer", Failed, "files: 2 of 3 missing, 0 differ"),      // expected
-		res("haproxy", "aioquic", "transfer", Failed, "client exited 1: connection refused"),   // another signature
-		res("haproxy", "quic-go", "handshake", Succeeded, ""),                                  // nothing
-		res("nginx", "aioquic", "transfer", Failed, "timeout"),                                 // no entry
+		res("haproxy", "aioquic", "transfer", Failed, "client exited 1: connection refused"),  // another signature
+		res("haproxy", "quic-go", "handshake", Succeeded, ""),                                 // nothing
+		res("nginx", "aioquic", "transfer", Failed, "timeout"),                                // no entry
 		res("nginx", "aioquic", "handshake", UnsupportedAtRunTime, "the server answered 127"), // declared supported
 		res("nginx", "quic-go", "transfer", UnsupportedAtRunTime, "the server answered 127"),  // expected
 		res("nginx", "quic-go", "handshake", Unsupported, "not declared"),                     // nothing
-		res("haproxy", "aioquic", "handshake", Succeeded, ""),                                  // nothing
+		res("haproxy", "aioquic", "handshake", Succeeded, ""),                                 // nothing
 	})
 	if len(rep.Expected) != 2 || len(rep.Regressions) != 3 {
 		t.Fatalf("%+v", rep)
@@ -170,10 +170,10 @@ func TestWriteBaseline(t *testing.T) {
 	flaky := res("nginx", "quic-go", "transfer", Failed, "")
 	flaky.Repeat = &Repeats{Passes: 3, Runs: 10, Flaky: true, Of: []Repetition{{Result: Failed, Reason: "timeout after 30 s"}}}
 	results := []Result{
-		res("haproxy", "quic-go", "transfer", Failed, "files: 1 of 3 missing"),           // old entry says it
+		res("haproxy", "quic-go", "transfer", Failed, "files: 1 of 3 missing"),             // old entry says it
 		res("haproxy", "aioquic", "transfer", Failed, "client exited 1:   reset\nby peer"), // new signature: new entry
-		res("haproxy", "aioquic", "handshake", Succeeded, ""),                             // second pass: pruned
-		res("nginx", "aioquic", "transfer", Succeeded, ""),                                // first pass: kept, counted
+		res("haproxy", "aioquic", "handshake", Succeeded, ""),                              // second pass: pruned
+		res("nginx", "aioquic", "transfer", Succeeded, ""),                                 // first pass: kept, counted
 		flaky,
 	}
 	p := filepath.Join(t.TempDir(), "expected.yml")
