@@ -12,7 +12,8 @@
 # each config's totals and failing (and hung) case names, then last
 # `connectconformance: <passed> passed, <failed> failed` (summed over the configs), and exits 0
 # iff nothing failed, 1 otherwise. TESTCASE must be connectconformance (or empty); exit 127 for any
-# other, or another role. Logs: /logs/connectconformance.txt (the runner's whole output, --vv:
+# other, or another role. Logs: /logs/cases.jsonl (every case's outcome, a JSON line each: the
+# suite's sub-cases), /logs/connectconformance.txt (the runner's whole output, --vv:
 # every case sent and answered, then the failures with their messages), /logs/referenceserver.log.
 #
 # A call the chain never completes would stall connectconformance for good (it has no per-call
@@ -47,7 +48,7 @@ client)
   exec /usr/local/bin/sut-forward run --connectconformance /usr/local/bin/connectconformance \
     --conf /connectconformance/grpc-h2c.yaml --conf /connectconformance/grpcweb-http1.yaml \
     --parallel "${CONFORMANCE_PARALLEL:-64}" --stall "${CONFORMANCE_STALL:-12s}" --limit "${CONFORMANCE_LIMIT:-5m}" \
-    --log /logs/connectconformance.txt -- ${CLIENT_PARAMS:-}
+    --log /logs/connectconformance.txt --cases /logs/cases.jsonl -- ${CLIENT_PARAMS:-}
   ;;
 *)
   echo "connectconformance: ROLE must be client or server (got '${ROLE:-}')"

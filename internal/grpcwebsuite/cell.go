@@ -92,6 +92,13 @@ func (m *Matrix) Layout(_ context.Context, r *suite.Run, mc matrix.Cell, seed ui
 // cell's numbers are read from the fenced cell.
 func (m *Matrix) Verdict(_ context.Context, _ *suite.Run, mc matrix.Cell, ev lifecycle.Evidence) (res matrix.Result) {
 	res.Result, res.Reason = outcome(ev.ClientExit, ev.ClientWords)
+	if m.casesByName[mc.Case].Kind == KindConformance {
+		// Each connectrpc case is a result of its own; a cell that listed its cases and failed
+		// failed by them (without the list, the cell is judged by itself).
+		if subs, err := ConformanceSubs(ev.Dir); err == nil {
+			res.Subs, res.BySubs = subs, res.Result == matrix.Failed
+		}
+	}
 	if m.casesByName[mc.Case].Kind == KindBench && res.Result == matrix.Succeeded {
 		var err error
 		if res.Details, err = benchDetails(ev.Dir); err != nil {

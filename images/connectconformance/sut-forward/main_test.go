@@ -197,3 +197,22 @@ exit 1
 		t.Errorf("last line %q", lines[len(lines)-1])
 	}
 }
+
+// Every case a completed run sent is listed with its outcome, and the hung ones too.
+func TestWriteCases(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "cases.jsonl")
+	o := &outcome{label: "grpc-h2c", sent: []string{"a", "b", "c"}, failed: []string{"b", "z"}, hung: []string{"h"}}
+	if err := writeCases(p, []*outcome{o}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	want := `{"config":"grpc-h2c","case":"a","result":"passed"}
+{"config":"grpc-h2c","case":"b","result":"failed"}
+{"config":"grpc-h2c","case":"c","result":"passed"}
+{"config":"grpc-h2c","case":"z","result":"failed"}
+{"config":"grpc-h2c","case":"h","result":"hung"}
+`
+	if string(data) != want {
+		t.Errorf("cases.jsonl:\n%s\nwant\n%s", data, want)
+	}
+}

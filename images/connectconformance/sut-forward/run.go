@@ -52,6 +52,7 @@ type outcome struct {
 	incomplete  string // why no run of the config completed, "" if one did
 	seconds     float64
 	attempts    int
+	sent        []string // every case a completed run sent (-vv), in order
 }
 
 func (o *outcome) failures() int { return len(o.failed) + o.couldNotRun + len(o.hung) }
@@ -72,6 +73,8 @@ func runAll(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&confs, "conf", "connectconformance config YAML (repeatable; one run each, named by its base name)")
 	bin := fs.String("connectconformance", "connectconformance", "the connectconformance binary")
 	logPath := fs.String("log", "", "file for connectconformance's whole output (default: none)")
+	casesPath := fs.String("cases", "", "file for every case's outcome, a JSON line each: "+
+		`{"config","case","result":"passed"|"failed"|"hung","message"} (default: none)`)
 	stall := fs.Duration("stall", 12*time.Second, "end a run when cases are outstanding and no result came for this long (under the runner's own 20 s)")
 	limit := fs.Duration("limit", 5*time.Minute, "time limit for each config, all its runs together")
 	parallel := fs.Int("parallel", 64, "connectconformance -p: calls in flight at once")
@@ -100,13 +103,21 @@ func runAll(args []string, stdout, stderr io.Writer) int {
 		logw = f
 	}
 	var passed, failed int
+	var outcomes []*outcome
 	for _, conf := range confs {
 		o := runConfig(conf, *bin, self, extra, logw, *stall, *limit, *parallel, *attempts)
+		outcomes = append(outcomes, o)
 		report(stdout, o)
 		passed += o.passed
 		failed += o.failures()
 		if o.incomplete != "" && o.failures() == 0 {
 			failed++ // a config that never completed is not a pass
+		}
+	}
+	if *casesPath != "" {
+		if err := writeCases(*casesPath, outcomes); err != nil {
+			fmt.Fprintf(stderr, "sut-forward run: --cases: %v\n", err)
+			return 2
 		}
 	}
 	fmt.Fprintf(stdout, "connectconformance: %d passed, %d failed\n", passed, failed)
@@ -171,7 +182,7 @@ func runConfig(conf, bin, self string, extra []string, logw io.Writer, stall, li
 		fmt.Fprintf(logw, "=== %s run %d: %s\n", o.label, o.attempts, r.end)
 		switch {
 		case r.completed:
-			o.total, o.passed, o.failed, o.couldNotRun = r.total, r.passed, r.failed, r.couldNotRun
+			o.total, o.passed, o.failed, o.couldNotRun, o.sent = r.total, r.passed, r.failed, r.couldNotRun, r.sent
 			sort.Strings(o.hung)
 			return o
 		case len(r.outstanding) > 0 && r.stalled:
@@ -196,6 +207,7 @@ type runResult struct {
 	passed      int
 	failed      []string
 	couldNotRun int
+	sent        []string // every case sent, in order
 }
 
 // runOnce runs connectconformance once, copying its output to logw and watching for a stall.
@@ -233,6 +245,7 @@ func runOnce(bin string, args []string, logw io.Writer, stall time.Duration, dea
 			if m := sendingRE.FindStringSubmatch(line); m != nil {
 				order++
 				pending[m[1]] = order
+				r.sent = append(r.sent, m[1])
 			} else if m := receivedRE.FindStringSubmatch(line); m != nil {
 				delete(pending, m[1])
 				lastProgress = time.Now()
