@@ -72,7 +72,7 @@ func TestMissingSkipsOutsideCI(t *testing.T) {
 	}
 }
 
-func TestIntegrationGate(t *testing.T) {
+func TestOptInGate(t *testing.T) {
 	gate := func(t testing.TB) { Integration(t, "the quic-go image") }
 	t.Setenv("WIRELAB_INTEGRATION", "")
 	if r := run("TestIntegrationSmoke", gate); r.skip == "" || !strings.Contains(r.skip, "the quic-go image") {
