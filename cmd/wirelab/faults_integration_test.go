@@ -183,7 +183,7 @@ func TestIntegrationFaultsFullDisk(t *testing.T) {
 	}
 	out := t.TempDir()
 	if msg, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64m", "wirelab-fulldisk", out).CombinedOutput(); err != nil {
-		prereq.Missing(t, fmt.Sprintf("a mountable tmpfs (mount: %v %s)", err, bytes.TrimSpace(msg)), "CI runs .ci/run as root on the host, with CAP_SYS_ADMIN")
+		prereq.Missing(t, fmt.Sprintf("a mountable tmpfs (mount: %v: %s)", err, strings.Join(strings.Fields(string(msg)), " ")), "CI runs .ci/run as root on the host, with CAP_SYS_ADMIN")
 	}
 	defer exec.Command("umount", "-l", out).Run()
 	id := runID(t, "it-disk")
