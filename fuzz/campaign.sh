@@ -27,7 +27,7 @@ for t in $targets; do
     case $r in
       0) n=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["crashes"]; print(c["unique"], c["unique"]-c["new"])' "$OUT_ABS/fuzz/$t/$e/$run_id/stats.json" 2>/dev/null || echo "? ?")
          summary+=("$t/$e: ${n% *} unique crash(es), ${n#* } of them known findings, $rel/stats.json"); [ "${n% *}" = 0 ] || rc=1 ;;
-      3) summary+=("$t/$e: SKIPPED (library source missing in the image)"); [ -n "$TARGET" ] && rc=3 ;;
+      3) summary+=("$t/$e: SKIPPED (library source missing in the image)"); { [ -n "$TARGET" ] || in_ci; } && rc=3 ;;
       *) summary+=("$t/$e: FAILED (exit $r)"); rc=1 ;;
     esac
   done

@@ -9,6 +9,10 @@ OUT_ABS=$(cd "$REPO" && mkdir -p "$OUT" && cd "$OUT" && pwd)
 
 die2() { echo "$*" >&2; exit 2; }
 
+# in_ci: CI=true (or another true value go's strconv.ParseBool takes, as internal/prereq does). In CI
+# the fuzz image must hold every library source, so a target it cannot build is a failure there.
+in_ci() { case ${CI:-} in 1 | t | T | true | TRUE | True) return 0 ;; *) return 1 ;; esac; }
+
 fuzz_targets() { # all targets with a harness; planted-oob (test-only) unless $1 = all
   local d
   for d in "$FUZZ_DIR"/*/harness.c; do

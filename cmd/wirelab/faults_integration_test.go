@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/prereq"
 )
 
 // faultArgs is a 20-cell matrix of short cases (two stacks both ways).
@@ -174,12 +177,14 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 // journal keeps every cell it had, each line whole; with room again --resume completes the run.
 func TestIntegrationFaultsFullDisk(t *testing.T) {
 	bin := integration(t)
+	// The small disk is a 64 MB tmpfs mounted as the run's out/: mounting needs root (with
+	// CAP_SYS_ADMIN). Under WIRELAB_INTEGRATION=1 a missing one fails the test (prereq).
 	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root (CI runs as root)")
+		prereq.Missing(t, "root, to mount a 64 MB tmpfs as the run's out/", "CI runs .ci/run as root")
 	}
 	out := t.TempDir()
 	if msg, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64m", "wirelab-fulldisk", out).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here: %v %s", err, msg)
+		prereq.Missing(t, fmt.Sprintf("a mountable tmpfs (mount: %v: %s)", err, strings.Join(strings.Fields(string(msg)), " ")), "CI runs .ci/run as root on the host, with CAP_SYS_ADMIN")
 	}
 	defer exec.Command("umount", "-l", out).Run()
 	id := runID(t, "it-disk")

@@ -1,7 +1,8 @@
 package main
 
 // Integration tests against the real Docker engine and the images `make images` built. They run
-// in `make test` (WIRELAB_INTEGRATION=1); a plain `go test ./...` skips them.
+// in make test's integration stage (WIRELAB_INTEGRATION=1); a plain `go test ./...` skips them
+// and make test's unit stage leaves them out (their names start with TestIntegration).
 
 import (
 	"bytes"
@@ -15,13 +16,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/prereq"
 )
 
 func integration(t *testing.T) string {
 	t.Helper()
-	if os.Getenv("WIRELAB_INTEGRATION") != "1" {
-		t.Skip("needs the Docker engine and built images; set WIRELAB_INTEGRATION=1 (make test does)")
-	}
+	prereq.Integration(t, "the built images")
 	if bin := os.Getenv("WIRELAB_BIN"); bin != "" {
 		return bin
 	}

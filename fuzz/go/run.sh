@@ -7,6 +7,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 fuzztime=${1:-${FUZZTIME:-30s}}
 [[ $fuzztime =~ ^[0-9]+(s|m|h|x)$ ]] || { echo "fuzz/go/run.sh: FUZZTIME '$fuzztime': want e.g. 30s, 5m or 10000x" >&2; exit 2; }
+for t in ${GO_TARGETS:-}; do # a name that selects nothing would run nothing and pass
+  grep -qE "^[^#].*[[:space:]]$t\$" fuzz/go/targets.txt || { echo "fuzz/go/run.sh: GO_TARGETS: '$t' is not in fuzz/go/targets.txt" >&2; exit 2; }
+done
 out=${OUT:-out}/fuzz/go
 mkdir -p "$out"
 printf 'target\tpackage\texecs\texecs_per_s\tnew_interesting\tresult\n' > "$out/summary.tsv"
@@ -28,6 +31,12 @@ while read -r pkg target; do
   # go test prints "fuzz: elapsed: 30s, execs: 212566 (7085/sec), new interesting: 35 (total: 36)"
   last=$(grep -E '^fuzz: elapsed: .*execs' "$log" | tail -n1)
   execs=$(sed -nE 's/.*execs: ([0-9]+) .*/\1/p' <<<"$last")
+  # A target that matches nothing (renamed, removed) makes go test say "no fuzz tests to fuzz"
+  # and exit 0 without a "fuzz: elapsed" line: it fails instead of passing unfuzzed.
+  if [[ $result == ok ]] && ! grep -q '^fuzz: elapsed: ' "$log"; then
+    echo "$target: go test fuzzed nothing in $pkg ($(grep -m1 -E 'no fuzz tests|warning' "$log" || echo 'no fuzz: line'))"
+    result=FAILED; status=1
+  fi
   elapsed=$(sed -nE 's/^fuzz: elapsed: ([0-9]+)s.*/\1/p' <<<"$last")
   rate=$([[ -n $execs && ${elapsed:-0} -gt 0 ]] && echo $((execs / elapsed)))  # go test's own "(N/sec)" is the last 3 s only
   new=$(sed -nE 's/.*new interesting: ([0-9]+).*/\1/p' <<<"$last")

@@ -70,7 +70,7 @@ func mode(text bool) string {
 func TestCasesMatchTheSuite(t *testing.T) {
 	b, err := os.ReadFile("../../conformance/grpcweb/cases.yml")
 	if err != nil {
-		t.Skip(err) // the image folder alone, outside the repository
+		t.Fatal(err) // the package is part of the module: the suite's file is always beside it
 	}
 	var suite struct {
 		Cases []struct {

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/wirelab/wirelab/internal/prereq"
 )
 
 // The bench servers' answers to QUIC_GSO (make bench --gso), decided before they touch the
@@ -58,16 +60,17 @@ func TestImagesAnswerQUICHyStart(t *testing.T) {
 	}
 }
 
-// scriptShell is the bash the image scripts run with here, or skips the test where they cannot
-// run outside their image safely.
+// scriptShell is the bash the image scripts run with here. Where they cannot run safely outside
+// their image (a machine with /setup.sh, where they would run past their checks) or without
+// bash, the test lacks a prerequisite: it skips, or fails in CI.
 func scriptShell(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat("/setup.sh"); err == nil {
-		t.Skip("/setup.sh exists here: the scripts would run past their checks")
+		prereq.Missing(t, "a machine without /setup.sh (the image scripts would run past their checks)", "CI runs on a plain Debian host, not in an image")
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("no bash")
+		prereq.Missing(t, "bash", "CI's Debian host has it")
 	}
 	return bash
 }

@@ -22,7 +22,8 @@ const testdata = "../../conformance/quic/testdata"
 
 var update = flag.Bool("update", false, "rewrite the stored tshark JSON samples (needs the wirelab/tshark image)")
 
-// needTshark skips when the tshark image is missing, unless WIRELAB_INTEGRATION=1.
+// needTshark returns the tshark image's tool; without the image it skips, or fails in CI and
+// under WIRELAB_INTEGRATION=1 (tsharktest.Need).
 func needTshark(t *testing.T) *tshark.Tool {
 	t.Helper()
 	return tsharktest.Need(t)

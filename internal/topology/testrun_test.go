@@ -2,24 +2,22 @@ package topology
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/prereq"
 	"github.com/wirelab/wirelab/internal/run"
 )
 
 // integrationRun starts a labelled test run against the engine (skipping without
-// WIRELAB_INTEGRATION) and returns what cells need: the run's context, docker, compose and the
+// WIRELAB_INTEGRATION, see prereq.Integration) and returns what cells need: the run's context, docker, compose and the
 // repository root. The run finishes (and cleans up) with the test.
 func integrationRun(t *testing.T, needs string) (context.Context, *docker.CLI, *docker.Compose, string, *run.Run) {
 	t.Helper()
-	if os.Getenv("WIRELAB_INTEGRATION") == "" {
-		t.Skip("set WIRELAB_INTEGRATION=1 (needs the docker engine and " + needs + ")")
-	}
+	prereq.Integration(t, needs)
 	ctx := context.Background()
 	d := docker.New()
 	compose, err := d.Compose(ctx)

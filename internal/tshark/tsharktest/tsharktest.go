@@ -1,28 +1,25 @@
-// Package tsharktest gives tests outside internal/tshark the tshark image they need, or skips
-// them where it is missing (a plain go test), never under WIRELAB_INTEGRATION=1.
+// Package tsharktest gives tests outside internal/tshark the tshark image they need. Without it a
+// test skips in a plain go test and fails in CI and under WIRELAB_INTEGRATION=1 (see prereq).
 package tsharktest
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/prereq"
 	"github.com/wirelab/wirelab/internal/tshark"
 )
 
-// Need returns a tool for the tshark image; without the image the test is skipped, or fails
-// when WIRELAB_INTEGRATION=1 (make test must not skip it).
+// Need returns a tool for the tshark image, or ends the test through prereq.Missing.
 func Need(t testing.TB) *tshark.Tool {
 	t.Helper()
 	r := &tshark.Tool{}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := r.Available(ctx); err != nil {
-		if os.Getenv("WIRELAB_INTEGRATION") == "1" {
-			t.Fatalf("WIRELAB_INTEGRATION=1 but the tshark image is not usable: %v", err)
-		}
-		t.Skipf("skipping: image %s not available (out/bin/wirelab images tshark): %v", tshark.Image, err)
+		prereq.Missing(t, "image "+tshark.Image+" ("+err.Error()+")",
+			"ci/test.sh runs these tests in its traces stage, after the images stage built it; here: out/bin/wirelab images tshark")
 	}
 	return r
 }
