@@ -103,6 +103,7 @@ integration_tests() (
 stage vet         $GO vet ./...
 stage unit        unit_tests
 stage cli         $GO build -o "$WIRELAB" ./cmd/wirelab
+stage defaults    env OUT="$OUT" WIRELAB="$WIRELAB" bash ci/defaults.sh
 stage images      "$WIRELAB" images --out "$OUT"
 stage setup       bash ci/test-setup.sh
 stage traces      trace_tests

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/prereq"
 )
 
 func TestJournalKeepsWhatFinished(t *testing.T) {
@@ -80,12 +82,9 @@ func TestProgressHeartbeatNamesRunningCells(t *testing.T) {
 
 // A journal on a full device reports the error with its path instead of losing the result quietly.
 func TestJournalAddOnFullDiskSaysSo(t *testing.T) {
-	if _, err := os.Stat("/dev/full"); err != nil {
-		t.Skip("no /dev/full here")
-	}
 	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
-		t.Skip(err)
+		prereq.Missing(t, "/dev/full ("+err.Error()+")", "every Linux machine has it")
 	}
 	j := &Journal{f: f, path: "/dev/full"}
 	defer j.Close()
@@ -97,7 +96,7 @@ func TestJournalAddOnFullDiskSaysSo(t *testing.T) {
 
 func TestDiskRoomOfAMissingFolderIsAnError(t *testing.T) {
 	if err := checkDiskRoom(t.TempDir()); err != nil {
-		t.Skipf("this machine's temp dir is nearly full: %v", err)
+		prereq.Missing(t, "room in the temp dir ("+err.Error()+")", "a CI machine with free disk")
 	}
 	if err := checkDiskRoom("/nonexistent-wirelab"); err == nil {
 		t.Fatal("a missing folder has room?")
