@@ -183,3 +183,32 @@ func TestIntegrationQuicCrossStack(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// A QUIC server that crashes once it has served every file fails its cell, in the QUIC suite as
+// in every other (the lifecycle watches every peer): the client's downloads are whole, the
+// server's exit is the finding.
+func TestIntegrationQuicCrashingServerFails(t *testing.T) {
+	bin := integration(t)
+	id, out := runID(t, "it-crash"), t.TempDir()
+	tag := "wirelab-it/crash:" + id
+	if b, err := exec.Command("docker", "build", "-q", "-t", tag, "testdata/crash-server-endpoint").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v %s", err, b)
+	}
+	defer exec.Command("docker", "rmi", "-f", tag).Run()
+	code, log := wirelab(t, bin, "quic", "--run-id", id, "--out", out, "--seed", "7", "--image", "crash="+tag+":server",
+		"--clients", "quic-go", "--servers", "crash", "--tests", "handshake", "--baseline", "none")
+	t.Log(log)
+	assertNothingLeft(t, id)
+	cells := readJournal(t, filepath.Join(out, "quic", id, "results.jsonl"))
+	if code != 1 || len(cells) != 1 {
+		t.Fatalf("exit %d, %d cells; want 1 and one failed cell", code, len(cells))
+	}
+	c := cells[0]
+	if c.Result != "failed" || !strings.Contains(c.Reason, "the server exited 3 during the cell") || !strings.Contains(c.Reason, "crashing") {
+		t.Errorf("the crashed server's cell: %s %q", c.Result, c.Reason)
+	}
+	downloads, _ := os.ReadDir(filepath.Join(out, "quic", id, "crash_quic-go", "handshake", "downloads"))
+	if len(downloads) == 0 {
+		t.Errorf("the client downloaded nothing: the server must crash after serving every file")
+	}
+}

@@ -20,12 +20,10 @@ import (
 // memoryFile is where a probe cell keeps the server's memory samples over the probe.
 const memoryFile = "server-memory.json"
 
-// memoryRecord is the server's memory over a probe: the first sample, the peak, how many.
-type memoryRecord struct {
-	First   int64 `json:"first_bytes"`
-	Peak    int64 `json:"peak_bytes"`
-	Samples int   `json:"samples"`
-}
+// minMemorySamples is how many samples of the server's memory a probe's bound needs: a probe
+// floods for 10 s and the sampler takes one each 500 ms, so fewer than this means the engine
+// did not answer (or the server was gone), and the bound could not be judged.
+const minMemorySamples = 5
 
 // Layout implements suite.Matrix: sim and server, the section's client once the server listens
 // on TCP 443; a probe's server memory is sampled while the client runs.
@@ -57,8 +55,7 @@ func (m *Matrix) Layout(ctx context.Context, r *suite.Run, cell matrix.Cell, see
 			return nil
 		}
 		l.Finished = func(_ context.Context, _ *topology.Cell) error {
-			first, peak, n := mem.Stop()
-			return jsonfile.Write(filepath.Join(dir, memoryFile), memoryRecord{First: first, Peak: peak, Samples: n})
+			return jsonfile.Write(filepath.Join(dir, memoryFile), mem.Stop())
 		}
 	}
 	return l, nil
@@ -98,11 +95,16 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 		if err != nil {
 			return noReport(err)
 		}
-		var mem memoryRecord
+		var mem topology.MemorySamples
 		if err := jsonfile.Read(filepath.Join(ev.Dir, memoryFile), &mem); err != nil {
 			return noReport(err)
 		}
 		v.Result, v.Reason, v.Details = p.Verdict(mem.Peak - mem.First)
+		if v.Result == matrix.Succeeded && mem.Samples < minMemorySamples {
+			v.Result = matrix.Failed
+			v.Reason = fmt.Sprintf("the memory bound was not judged: %d samples of the server's memory (want %d; %d failed: %s)",
+				mem.Samples, minMemorySamples, mem.Errors, mem.LastError)
+		}
 	default:
 		c, err := ReadH2checkReport(filepath.Join(logs, "report.json"), sec.Name)
 		if err != nil {

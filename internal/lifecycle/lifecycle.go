@@ -40,6 +40,9 @@ type Layout struct {
 	Client string
 	Limit  time.Duration // how long the client may run
 	Rerun  string        // the wirelab command that runs this cell alone (rerun.sh)
+	// Undeclared: an endpoint declares no test cases (an image given by reference), so its 127
+	// is the plain unsupported of upstream's contract, not a declared case found unsupported.
+	Undeclared bool
 	// Started runs once every peer listens, before the client starts (a check of a peer's
 	// setup, a meter started); an error fails the cell.
 	Started func(ctx context.Context, c *topology.Cell) error
@@ -97,6 +100,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	res.Result, res.Rerun = matrix.Failed, l.Rerun
 	steps := newStepClock()
 	defer steps.write(filepath.Join(dir, StepsFile))
+	defer func() { res.Load = LoadAverage() }()
 	fail := func(format string, a ...any) matrix.Result {
 		res.Result, res.Reason = matrix.Failed, fmt.Sprintf(format, a...)
 		return res
@@ -105,6 +109,9 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	// endpoint answering 127 now makes it unsupported at run time, a result of its own.
 	unsupported := func(format string, a ...any) matrix.Result {
 		res.Result, res.Reason = matrix.UnsupportedAtRunTime, fmt.Sprintf(format, a...)
+		if l.Undeclared {
+			res.Result = matrix.Unsupported
+		}
 		return res
 	}
 	client := l.Client
@@ -178,8 +185,12 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 			return fail("%v", err)
 		}
 	}
+	fenceAt := time.Now()
 	if err := cell.Fence(ctx, peerServices(l.Peers)...); err != nil {
 		return fail("%v", err)
+	}
+	if why := diedBeforeFence(ctx, cell, exits, l.Peers, fenceAt); why != "" {
+		return fail("%s", why)
 	}
 	steps.mark("fence")
 	ev := Evidence{Dir: dir, ClientExit: code, ClientWords: words}
@@ -293,6 +304,22 @@ func deaths(cell *topology.Cell, peers []Peer) string {
 		}
 	}
 	return out
+}
+
+// diedBeforeFence is why the cell fails when a peer that must run exited on its own after the
+// client's exit but before the fence stopped it (a server that crashed once it had served every
+// file), else "". The engine's events come in order, so once the sim's exit from the fence has
+// arrived, every exit before it has too.
+func diedBeforeFence(ctx context.Context, cell *topology.Cell, exits *topology.Exits, peers []Peer, fenceAt time.Time) string {
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	_, _ = exits.Wait(wctx, "sim")
+	cancel()
+	for _, p := range peers {
+		if code, ok := exits.ExitedBefore(p.Service, fenceAt); ok && !p.Ends {
+			return fmt.Sprintf("the %s exited %d during the cell, before its fence: %s", p.Service, code, cell.LastLogLine(p.Service))
+		}
+	}
+	return ""
 }
 
 // peerServices are the peers' services: the fence stops them with the client, before the sim.

@@ -1,6 +1,9 @@
 package lifecycle
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/jsonfile"
@@ -31,3 +34,17 @@ func (c *stepClock) mark(name string) {
 }
 
 func (c *stepClock) write(path string) { _ = jsonfile.Write(path, c.steps) }
+
+// LoadAverage is the machine's 1-minute load average (0 when /proc/loadavg cannot be read).
+func LoadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
+}

@@ -120,7 +120,7 @@ func Repeat(ctx context.Context, p Policy, seed uint64, dir string, res Result, 
 	if p.N <= 1 && (p.Mode == Majority || p.Mode == "") {
 		one := once(ctx, seed, dir)
 		res.Result, res.Reason, res.Rerun, res.Details, res.Values, res.Cross = one.Result, one.Reason, one.Rerun, one.Details, one.Values, one.Cross
-		res.Subs, res.BySubs = one.Subs, one.BySubs
+		res.Subs, res.BySubs, res.Load = one.Subs, one.BySubs, one.Load
 		return res
 	}
 	_ = os.RemoveAll(dir) // --resume reruns a cell from scratch, with every repetition
@@ -139,6 +139,7 @@ func Repeat(ctx context.Context, p Policy, seed uint64, dir string, res Result, 
 		subs.add(one.Subs, s, d)
 		bySubs = bySubs && (one.Result == Succeeded || one.BySubs)
 		res.Values, res.Cross = append(res.Values, one.Values...), append(res.Cross, one.Cross...)
+		res.Load = max(res.Load, one.Load)
 		if i == 1 && one.Rerun != "" {
 			res.Rerun = one.Rerun
 			if p.Mode == Majority {

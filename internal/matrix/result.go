@@ -29,8 +29,11 @@ type Result struct {
 	Result  string  `json:"result"`
 	Reason  string  `json:"reason,omitempty"` // one line: which check failed and why
 	Seconds float64 `json:"seconds"`
-	Dir     string  `json:"dir"`
-	Rerun   string  `json:"rerun"`
+	// Load is the machine's 1-minute load average when the cell ended (the highest over its
+	// repetitions): a timing verdict reads differently on a busy machine.
+	Load  float64 `json:"load,omitempty"`
+	Dir   string  `json:"dir"`
+	Rerun string  `json:"rerun"`
 	// Measurements: one value per repetition and a details line (QUIC: kbit/s, upstream's text).
 	Values  []float64 `json:"values,omitempty"`
 	Cross   []float64 `json:"cross_traffic_kbps,omitempty"` // QUIC crosstraffic: the TCP flow's mean per repetition

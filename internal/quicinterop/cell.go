@@ -38,7 +38,7 @@ const crossLog = "iperf_server.log"
 // before the client starts and stopped with the transfer.
 func (m *Matrix) Layout(ctx context.Context, r *suite.Run, cell matrix.Cell, seed uint64, dir string) (lifecycle.Layout, error) {
 	server, client, c := m.impls[cell.Server], m.impls[cell.Client], m.byCase[cell.Case]
-	l := lifecycle.Layout{Name: []string{server.Name, client.Name, c.Name}, Limit: c.Limit,
+	l := lifecycle.Layout{Name: []string{server.Name, client.Name, c.Name}, Limit: c.Limit, Undeclared: server.Testcases == nil || client.Testcases == nil,
 		Rerun: fmt.Sprintf("wirelab quic --servers %s --clients %s --tests %s --seed %d", server.Name, client.Name, c.Name, seed)}
 	if m.profile != "" {
 		l.Rerun += " --profile " + m.profile

@@ -11,10 +11,11 @@ import (
 	"time"
 )
 
-// Exit is one of the cell's containers ending: its compose service and exit code.
+// Exit is one of the cell's containers ending: its compose service, exit code and when.
 type Exit struct {
 	Service string
 	Code    int
+	At      time.Time
 }
 
 // Exits follows the cell's container exits from the engine's event stream, so a cell waits on
@@ -24,7 +25,7 @@ type Exits struct {
 	cmd  *exec.Cmd
 	ch   chan Exit
 	mu   sync.Mutex
-	seen map[string]int
+	seen map[string]Exit
 	wake chan struct{} // closed and replaced at every exit
 }
 
@@ -33,7 +34,7 @@ type Exits struct {
 func (c *Cell) WatchExits(ctx context.Context, since time.Time) (*Exits, error) {
 	cmd := c.run.Docker.Cmd(ctx, "events", "--since", fmt.Sprintf("%d.%09d", since.Unix(), since.Nanosecond()),
 		"--filter", "type=container", "--filter", "event=die", "--filter", "label=com.docker.compose.project="+c.Project(),
-		"--format", "{{json .Actor.Attributes}}")
+		"--format", "{{json .}}")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -41,22 +42,28 @@ func (c *Cell) WatchExits(ctx context.Context, since time.Time) (*Exits, error) 
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("cell %s: docker events: %v", c.Name, err)
 	}
-	x := &Exits{cmd: cmd, ch: make(chan Exit, 64), seen: map[string]int{}, wake: make(chan struct{})}
+	x := &Exits{cmd: cmd, ch: make(chan Exit, 64), seen: map[string]Exit{}, wake: make(chan struct{})}
 	c.exits = x
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
-			var attrs map[string]string
-			if json.Unmarshal(sc.Bytes(), &attrs) != nil {
+			var ev struct {
+				TimeNano int64 `json:"timeNano"`
+				Actor    struct {
+					Attributes map[string]string
+				}
+			}
+			if json.Unmarshal(sc.Bytes(), &ev) != nil {
 				continue
 			}
+			attrs := ev.Actor.Attributes
 			code, err := strconv.Atoi(attrs["exitCode"])
 			if err != nil {
 				code = -1
 			}
-			e := Exit{Service: attrs["com.docker.compose.service"], Code: code}
+			e := Exit{Service: attrs["com.docker.compose.service"], Code: code, At: time.Unix(0, ev.TimeNano)}
 			x.mu.Lock()
-			x.seen[e.Service] = e.Code
+			x.seen[e.Service] = e
 			close(x.wake)
 			x.wake = make(chan struct{})
 			x.mu.Unlock()
@@ -76,8 +83,18 @@ func (x *Exits) C() <-chan Exit { return x.ch }
 func (x *Exits) Exited(service string) (code int, exited bool, wake <-chan struct{}) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	code, exited = x.seen[service]
-	return code, exited, x.wake
+	e, exited := x.seen[service]
+	return e.Code, exited, x.wake
+}
+
+// ExitedBefore reports a service's exit when the engine timed it before t (an exit the cell did
+// not cause: before its fence), and its code. Every exit until t has been delivered once an event
+// timed after t has, or the stream ended.
+func (x *Exits) ExitedBefore(service string, t time.Time) (int, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	e, ok := x.seen[service]
+	return e.Code, ok && e.At.Before(t)
 }
 
 // Wait waits until a service exits or ctx ends, and returns its exit code.

@@ -44,6 +44,8 @@ type MemorySampler struct {
 	mu          sync.Mutex
 	first, peak int64
 	samples     int
+	errors      int    // samples docker stats could not give
+	lastErr     string // the last of those errors
 	stop        chan struct{}
 	done        chan struct{}
 }
@@ -54,15 +56,18 @@ func (c *Cell) SampleMemory(ctx context.Context, service string, interval time.D
 	go func() {
 		defer close(m.done)
 		for {
-			if v, err := c.MemoryBytes(ctx, service); err == nil {
-				m.mu.Lock()
+			v, err := c.MemoryBytes(ctx, service)
+			m.mu.Lock()
+			if err == nil {
 				if m.samples == 0 {
 					m.first = v
 				}
 				m.peak = max(m.peak, v)
 				m.samples++
-				m.mu.Unlock()
+			} else if ctx.Err() == nil {
+				m.errors, m.lastErr = m.errors+1, err.Error()
 			}
+			m.mu.Unlock()
 			select {
 			case <-m.stop:
 				return
@@ -75,11 +80,21 @@ func (c *Cell) SampleMemory(ctx context.Context, service string, interval time.D
 	return m
 }
 
-// Stop ends sampling and returns the first sample, the peak and how many samples were taken.
-func (m *MemorySampler) Stop() (first, peak int64, samples int) {
+// MemorySamples is what a sampler saw: the first sample, the peak, how many samples it took,
+// and how many it could not take (with the last error).
+type MemorySamples struct {
+	First     int64  `json:"first_bytes"`
+	Peak      int64  `json:"peak_bytes"`
+	Samples   int    `json:"samples"`
+	Errors    int    `json:"errors,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+// Stop ends sampling and returns what it saw.
+func (m *MemorySampler) Stop() MemorySamples {
 	close(m.stop)
 	<-m.done
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.first, m.peak, m.samples
+	return MemorySamples{First: m.first, Peak: m.peak, Samples: m.samples, Errors: m.errors, LastError: m.lastErr}
 }
