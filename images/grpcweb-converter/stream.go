@@ -106,7 +106,7 @@ func (s *stream) endRequest(w http.ResponseWriter) bool {
 		s.cancel()
 		s.upstreamBody.Close() // unblocks a pump write
 		interrupted := false
-		if !s.bodyEOF.Load() && !s.pumpEnds(s.endGrace) {
+		if !s.bodyEOF.Load() && !s.pumpEnds(0) && !s.waitBodyEnd() {
 			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(-time.Second))
 			interrupted = true
 		}
@@ -114,6 +114,22 @@ func (s *stream) endRequest(w http.ResponseWriter) bool {
 		s.reusable = s.bodyEOF.Load() && !interrupted
 	})
 	return s.reusable
+}
+
+// bodyEndWaitHook, if set, runs when a call's status is decided while an HTTP/1.x request body
+// is still being read, before endRequest waits bodyEndGrace for its end. Tests use it to send the
+// body's end at exactly that moment.
+var bodyEndWaitHook atomic.Pointer[func()]
+
+// waitBodyEnd waits up to endGrace for the pump to read the request body's end by itself.
+func (s *stream) waitBodyEnd() bool {
+	if s.endGrace <= 0 {
+		return false
+	}
+	if h := bodyEndWaitHook.Load(); h != nil {
+		(*h)()
+	}
+	return s.pumpEnds(s.endGrace)
 }
 
 // pumpEnds reports whether the pump ends within d (0: whether it has ended).
