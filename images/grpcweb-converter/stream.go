@@ -28,25 +28,32 @@ type stream struct {
 	mu     sync.Mutex
 	failed *rpcError
 
+	http1    bool // the client's request came over HTTP/1.x: its body shares the connection
 	endOnce  sync.Once
 	reusable bool          // the client's connection can carry another request (endRequest)
 	endGrace time.Duration // how long endRequest waits for a request body's end (HTTP/1.x)
 }
 
-// bodyEndGrace is how long an HTTP/1.x call's end waits for the request body's end before it
-// gives the connection up. An upstream often answers (an error, say) before the pump has read a
-// body end the client already sent; dropping the connection then, after streamed messages, can
-// only be signalled by the close, and the client's next POST on it fails ("server closed idle
-// connection": connectconformance found 0-6 such failures per run). A client really still
-// sending waits this much longer for the status.
+// bodyEndGrace is how long an HTTP/1.x call whose response headers are not out yet (a
+// trailers-only answer) waits for the request body's end before it gives the connection up, and
+// says so with Connection: close. An upstream often answers (an error, say) before the pump has
+// read a body end the client already sent; a client really still sending waits this much longer
+// for the status.
 const bodyEndGrace = 200 * time.Millisecond
+
+// bodyEndWait replaces bodyEndGrace once the response headers are out. A drop can then be
+// signalled only by the close, after a response that looked complete, and the client's next POST
+// on the connection fails ("http: server closed idle connection"); so the status is sent first
+// and the body's end waited for much longer. The wait delays only the response's end, which a
+// client still sending its body does not need yet.
+const bodyEndWait = 10 * time.Second
 
 // newStream derives the upstream context from r. A malformed grpc-timeout is refused with
 // INTERNAL, as grpc-go servers do.
 func newStream(r *http.Request) (*stream, *rpcError) {
 	s := &stream{parent: r.Context()}
 	if r.ProtoMajor == 1 {
-		s.endGrace = bodyEndGrace
+		s.http1, s.endGrace = true, bodyEndGrace
 	}
 	v := r.Header.Get("Grpc-Timeout")
 	if v == "" {

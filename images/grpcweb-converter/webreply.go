@@ -80,3 +80,5 @@ func (r *webReply) finish(md grpcweb.Metadata) {
 }
 
 func (r *webReply) result() outcome { return r.out }
+
+func (r *webReply) started() bool { return r.sentHeader }
