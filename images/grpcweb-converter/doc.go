@@ -70,7 +70,7 @@
 //
 // # Test-only misbehaviour
 //
-// --misbehave empty-trailer-frame and --misbehave stale-content-length reproduce two known
-// converter bugs on purpose (see misbehave.go) so the conformance suite can prove it detects
-// them. The default is none.
+// --misbehave empty-trailer-frame, stale-content-length, cut-body-as-end, drop-grpc-timeout and
+// canonical-error-trailers reproduce known converter bugs on purpose (see misbehave.go) so the
+// conformance suite can prove it detects them. The default is none.
 package main

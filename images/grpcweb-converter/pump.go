@@ -50,6 +50,10 @@ func (s *stream) startPump(src io.Reader, text bool, limit int) io.Reader {
 			}
 		default:
 			e := frameError(err, "request")
+			if e == nil && s.cutAsEnd { // TEST-ONLY: the bug of ignoring the copy's error
+				dst.Close()
+				return
+			}
 			if e == nil { // the client's body broke off: it reset or went away
 				e = rpcErrorf(grpcweb.Canceled, "reading the request body: %v", err)
 			}

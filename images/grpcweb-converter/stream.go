@@ -29,6 +29,7 @@ type stream struct {
 	failed *rpcError
 
 	http1    bool // the client's request came over HTTP/1.x: its body shares the connection
+	cutAsEnd bool // TEST-ONLY misbehaviour cutBodyAsEnd
 	endOnce  sync.Once
 	reusable bool          // the client's connection can carry another request (endRequest)
 	endGrace time.Duration // how long endRequest waits for a request body's end (HTTP/1.x)
@@ -49,9 +50,13 @@ const bodyEndGrace = 200 * time.Millisecond
 const bodyEndWait = 10 * time.Second
 
 // newStream derives the upstream context from r. A malformed grpc-timeout is refused with
-// INTERNAL, as grpc-go servers do.
-func newStream(r *http.Request) (*stream, *rpcError) {
-	s := &stream{parent: r.Context()}
+// INTERNAL, as grpc-go servers do. m is the converter's misbehaviour (cutBodyAsEnd detaches the
+// upstream call from the client).
+func newStream(r *http.Request, m misbehaviour) (*stream, *rpcError) {
+	s := &stream{parent: r.Context(), cutAsEnd: m == cutBodyAsEnd}
+	if s.cutAsEnd {
+		s.parent = context.WithoutCancel(s.parent)
+	}
 	if r.ProtoMajor == 1 {
 		s.http1, s.endGrace = true, bodyEndGrace
 	}
