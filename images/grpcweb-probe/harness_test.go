@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	longStreamGap, longStreamSlack = 250*time.Millisecond, 500*time.Millisecond
 	largeMessagePause, largeMessageWithin = 1500*time.Millisecond, 500*time.Millisecond
 	downDeadline = 2 * time.Second
-	cutWait, settleWait = time.Second, 3*time.Second
+	cutWait, settleWait = 2*time.Second, 3*time.Second
 
 	dir, err := os.MkdirTemp("", "grpcweb-probe-test")
 	if err != nil {

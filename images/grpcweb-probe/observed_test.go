@@ -54,7 +54,7 @@ func TestObservedCasesPass(t *testing.T) {
 // server saw, while the client alone sees nothing wrong (exit 0): wirelab's converter with the
 // bug switched on, and the separate streaming origin with the same bug.
 func TestObservedCasesFailMisbehavingConverters(t *testing.T) {
-	const cutEOS = "the client stream cut off after its first message: the server saw a clean end of stream after 1 message(s) and answered OK"
+	const cutEOS = "the client stream cut off after its first message: the server saw a clean end of stream after"
 	const noDeadline = "deadline-20s: the server saw no deadline"
 	tests := []struct {
 		name, peer string

@@ -29,6 +29,9 @@ func TestBadFlagsExit2WithOneLineNamingTheFlag(t *testing.T) {
 		{[]string{"--role", "client", "--case", "bench", "--target", "edge:443", "--rtt", "40"}, "-rtt"},
 		{[]string{"--role", "server", "--case", "bench", "--bogus"}, "-bogus"},
 		{[]string{"--role", "server", "--case", "bench", "extra"}, "extra"},
+		{[]string{"--role", "client", "--case", "deadline_reaches_server", "--target", "edge:443", "--observed", "o.jsonl"}, "--observed"},
+		{[]string{"--role", "origin", "--case", "deadline_reaches_server", "--observed", "o.jsonl"}, "--observed"},
+		{[]string{"--role", "server", "--case", "deadline_reaches_server", "--listen", "127.0.0.1:0", "--observed", "/nonexistent/dir/o.jsonl"}, "--observed"},
 		{[]string{"--role", "server", "--case", "duplicate_trailers_kept", "--listen", "127.0.0.1:0", "--log", "/nonexistent/dir/probe.jsonl"}, "--log"},
 	}
 	for _, tt := range tests {
