@@ -51,23 +51,26 @@
 //
 // Limits: this needs both ends to stream (a buffering HTTP/1.1 proxy in between breaks it), and
 // the HTTP/1.1 connection cannot be reused when the call ends before the request body does (an
-// error, or a server that answers early). The origin first waits a moment (bodyEndGrace, 200 ms)
-// for a body end already on its way, reading and discarding what the upstream no longer takes:
-// usually the client had finished sending and the connection stays. Otherwise the converter unblocks its pending body read with
-// a past read deadline (a body is never read after its handler returned), ends the chunked
-// response itself and closes the connection (dropconn.go; net/http would otherwise panic,
-// golang/go#68560, or parse the leftover body as the next request). It decides this before it
-// sends the status, so a trailers-only answer says Connection: close; after streamed messages the
-// client learns it only from the close. A connection whose read was interrupted is dropped even
-// if the body ended just then: net/http takes the failed background read it starts at a body's
-// end for the client going away and cancels the context of every later request on the connection.
+// error, or a server that answers early). The origin waits for a body end that may be on its
+// way, reading and discarding what the upstream no longer takes: usually the client finishes
+// sending and the connection stays. A trailers-only answer waits a moment before its status
+// (bodyEndGrace, 200 ms), so that a drop can still be announced with Connection: close; an
+// answer whose headers are out sends its status first and then waits longer (bodyEndWait, 10 s),
+// as a drop could only show as a close after a complete-looking response, which the client's
+// next POST on the connection would hit. If the body has not ended by then the converter
+// unblocks its pending body read with a past read deadline (a body is never read after its
+// handler returned), ends the chunked response itself and closes the connection (dropconn.go;
+// net/http would otherwise panic, golang/go#68560, or parse the leftover body as the next
+// request). A connection whose read was interrupted is dropped even if the body ended just then:
+// net/http takes the failed background read it starts at a body's end for the client going away
+// and cancels the context of every later request on the connection.
 //
 // HTTP/2 on both sides is net/http's own (http.Server.Protocols, http.Transport.Protocols for h2c
 // prior knowledge): golang.org/x/net/http2's Server and h2c package are deprecated in favour of it.
 //
 // # Test-only misbehaviour
 //
-// --misbehave empty-trailer-frame and --misbehave stale-content-length reproduce two known
-// converter bugs on purpose (see misbehave.go) so the conformance suite can prove it detects
-// them. The default is none.
+// --misbehave empty-trailer-frame, stale-content-length, cut-body-as-end, drop-grpc-timeout and
+// canonical-error-trailers reproduce known converter bugs on purpose (see misbehave.go) so the
+// conformance suite can prove it detects them. The default is none.
 package main

@@ -39,7 +39,7 @@ func parseFlags(args []string) (cfg config, version bool, usage string, err erro
 		mode      = fs.String("mode", "", "edge (HTTP/2 gRPC -> HTTP/1.1 gRPC-web) or origin (HTTP/1.1 gRPC-web -> HTTP/2 gRPC)")
 		listen    = fs.String("listen", "", "listen `address` (default :8443 edge, :8080 origin)")
 		upstream  = fs.String("upstream", "", "upstream `URL`: http://host:port or https://host:port")
-		misbehave = fs.String("misbehave", "none", "TEST-ONLY: reproduce a converter bug: none, empty-trailer-frame, stale-content-length")
+		misbehave = fs.String("misbehave", "none", "TEST-ONLY: reproduce a converter bug: "+misbehaviourList())
 	)
 	fs.BoolVar(&version, "version", false, "print the version and exit")
 	fs.BoolVar(&cfg.h2c, "h2c", false, "edge: serve cleartext HTTP/2 (prior knowledge) instead of TLS")

@@ -76,3 +76,16 @@ func TestMaxHeaderBytes(t *testing.T) {
 		t.Fatalf("status %d, want 431", resp.StatusCode)
 	}
 }
+
+// Every misbehaviour is a choice of --misbehave, named in its error.
+func TestMisbehavioursParse(t *testing.T) {
+	for _, m := range misbehaviours {
+		cfg, _, _, err := parseFlags([]string{"--mode", "origin", "--upstream", "http://u:1", "--misbehave", string(m)})
+		if err != nil || cfg.misbehave != m {
+			t.Errorf("--misbehave %s: %v, %q", m, err, cfg.misbehave)
+		}
+	}
+	if _, err := parseMisbehaviour("sometimes"); err == nil || !strings.Contains(err.Error(), string(canonicalErrorTrailers)) {
+		t.Errorf("unknown misbehaviour: %v, want the choices listed", err)
+	}
+}

@@ -68,3 +68,5 @@ func (g *grpcReply) finish(md grpcweb.Metadata) {
 }
 
 func (g *grpcReply) result() outcome { return g.out }
+
+func (g *grpcReply) started() bool { return g.sentHeader }

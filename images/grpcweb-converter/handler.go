@@ -73,7 +73,7 @@ func (c *converter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			c.cfg.mode, markerHeader, markerValues(r.Header)).metadata())
 		return
 	}
-	s, rerr := newStream(r)
+	s, rerr := newStream(r, c.cfg.misbehave)
 	if rerr != nil {
 		rep.finish(rerr.metadata())
 		return

@@ -1,6 +1,12 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/wirelab/wirelab/internal/grpcweb"
+)
 
 // misbehaviour makes the converter reproduce a known converter bug on purpose. TEST-ONLY: the
 // conformance suite runs a misbehaving converter to prove that its checks catch the bug; never
@@ -16,14 +22,59 @@ const (
 	// staleContentLength forwards the request's original content-length after the body was
 	// re-encoded, instead of letting the transport recompute it (traefik#9697, envoy#40097).
 	staleContentLength misbehaviour = "stale-content-length"
+	// cutBodyAsEnd ends the upstream request cleanly when the client's request body breaks off
+	// (the copy's error ignored), and does not tie the upstream call to the client's connection:
+	// the server commits a call the client cancelled (grpc-web issue #27's origin).
+	cutBodyAsEnd misbehaviour = "cut-body-as-end"
+	// dropGRPCTimeout does not forward grpc-timeout (the converter still ends the call at the
+	// deadline itself): the server works on without one.
+	dropGRPCTimeout misbehaviour = "drop-grpc-timeout"
+	// canonicalErrorTrailers writes the trailer names of a gRPC-web answer with an error status
+	// in Go's canonical case (Grpc-Status), in the body's trailer frame and in trailers-only
+	// headers, as error paths did (grpc-dotnet#1168, connect-go#461); OK answers stay lowercase.
+	canonicalErrorTrailers misbehaviour = "canonical-error-trailers"
 )
 
+var misbehaviours = []misbehaviour{emptyTrailerFrame, staleContentLength, cutBodyAsEnd, dropGRPCTimeout, canonicalErrorTrailers}
+
 func parseMisbehaviour(s string) (misbehaviour, error) {
-	switch m := misbehaviour(s); m {
-	case "", behaveCorrectly:
+	if s == "" || misbehaviour(s) == behaveCorrectly {
 		return behaveCorrectly, nil
-	case emptyTrailerFrame, staleContentLength:
-		return m, nil
 	}
-	return "", fmt.Errorf("want none, %s or %s, got %q", emptyTrailerFrame, staleContentLength, s)
+	for _, m := range misbehaviours {
+		if misbehaviour(s) == m {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("want %s, got %q", misbehaviourList(), s)
+}
+
+// misbehaviourList names the choices for --misbehave.
+func misbehaviourList() string {
+	names := []string{string(behaveCorrectly)}
+	for _, m := range misbehaviours {
+		names = append(names, string(m))
+	}
+	return strings.Join(names, ", ")
+}
+
+// canonicalised is md with an error status and every name in canonical case, for
+// canonicalErrorTrailers; other metadata is returned as it is.
+func canonicalised(md grpcweb.Metadata) (grpcweb.Metadata, bool) {
+	if st, _ := md.Get("grpc-status"); st == "0" {
+		return md, false
+	}
+	out := make(grpcweb.Metadata, len(md))
+	for i, f := range md {
+		out[i] = grpcweb.Field{Name: http.CanonicalHeaderKey(f.Name), Value: f.Value}
+	}
+	return out, true
+}
+
+// appendTrailersAsNamed is grpcweb.AppendTrailers without lowercasing (canonicalErrorTrailers).
+func appendTrailersAsNamed(dst []byte, md grpcweb.Metadata) []byte {
+	for _, f := range md {
+		dst = append(dst, f.Name+": "+f.Value+"\r\n"...)
+	}
+	return dst
 }

@@ -42,14 +42,18 @@ func (s *stream) startPump(src io.Reader, text bool, limit int) io.Reader {
 		case errors.Is(err, errUpstreamStopped):
 			// The upstream takes no more of the body (it answered, or failed). Read the client's
 			// rest, discarded, so its HTTP/1.1 connection can carry the next call; endRequest
-			// bounds this by bodyEndGrace.
-			if s.endGrace > 0 {
+			// bounds this (bodyEndGrace, bodyEndWait).
+			if s.http1 {
 				if _, err := io.Copy(io.Discard, src); err == nil {
 					s.bodyEOF.Store(true)
 				}
 			}
 		default:
 			e := frameError(err, "request")
+			if e == nil && s.cutAsEnd { // TEST-ONLY: the bug of ignoring the copy's error
+				dst.Close()
+				return
+			}
 			if e == nil { // the client's body broke off: it reset or went away
 				e = rpcErrorf(grpcweb.Canceled, "reading the request body: %v", err)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/grpcweb"
@@ -112,12 +113,19 @@ func notGRPC(resp *http.Response, webUpstream bool) *rpcError {
 	return rpcErrorf(grpcweb.CodeForHTTPStatus(resp.StatusCode), "upstream answered HTTP %d with %s, not %s", resp.StatusCode, ct, want)
 }
 
+// drainHook, if set, runs when drainEnd begins, before its wait. Tests use it to let the upstream
+// send the end of its body only then.
+var drainHook atomic.Pointer[func()]
+
 // drainEnd reads what follows an upstream gRPC-web body's trailer frame (normally just the
 // chunked terminator, already on its way) before the call's status ends the exchange: Go's
 // transport keeps a connection for the next call only if the response body was read to its end.
 // Without it every call paid a new TCP handshake over the HTTP/1.1 hop. An upstream that keeps
 // the body open is given up after wait (the exchange is cancelled, the connection closed).
 func drainEnd(s *stream, body io.Reader, wait time.Duration) {
+	if h := drainHook.Load(); h != nil {
+		(*h)()
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

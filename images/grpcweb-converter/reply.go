@@ -17,6 +17,8 @@ type reply interface {
 	finish(md grpcweb.Metadata)
 	// result is the outcome for the event log.
 	result() outcome
+	// started reports whether the response headers are out.
+	started() bool
 }
 
 // outcome is what a reply reports for the event log.
@@ -44,7 +46,8 @@ var emptyTrailerFrameBytes = []byte{grpcweb.FlagTrailer, 0, 0, 0, 0}
 // endFirst sends the final status only after the request side ended (stream.endRequest), so that
 // an HTTP/1.1 answer whose headers are not out yet announces a connection about to be dropped: a
 // client that finished sending meanwhile, such as the edge's Transport, would otherwise put its
-// next call on it and fail with EOF (Go does not retry a POST).
+// next call on it and fail with EOF (Go does not retry a POST). Once the headers are out nothing
+// can be announced: the status goes first and the request side ends after it.
 type endFirst struct {
 	reply
 	s *stream
@@ -53,6 +56,15 @@ type endFirst struct {
 }
 
 func (e endFirst) finish(md grpcweb.Metadata) {
+	if e.r.ProtoMajor == 1 && e.reply.started() {
+		// Too late to announce a drop, which the client would learn only from the close after a
+		// response that looked complete: send the status at once, then give the body's end
+		// bodyEndWait to arrive (stream.close drops the connection if it does not).
+		e.reply.finish(md)
+		e.s.endGrace = bodyEndWait
+		e.s.endRequest(e.w)
+		return
+	}
 	if !e.s.endRequest(e.w) && e.r.ProtoMajor == 1 {
 		e.w.Header().Set("Connection", "close") // no effect once the headers are out
 	}

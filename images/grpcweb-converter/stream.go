@@ -28,25 +28,37 @@ type stream struct {
 	mu     sync.Mutex
 	failed *rpcError
 
+	http1    bool // the client's request came over HTTP/1.x: its body shares the connection
+	cutAsEnd bool // TEST-ONLY misbehaviour cutBodyAsEnd
 	endOnce  sync.Once
 	reusable bool          // the client's connection can carry another request (endRequest)
 	endGrace time.Duration // how long endRequest waits for a request body's end (HTTP/1.x)
 }
 
-// bodyEndGrace is how long an HTTP/1.x call's end waits for the request body's end before it
-// gives the connection up. An upstream often answers (an error, say) before the pump has read a
-// body end the client already sent; dropping the connection then, after streamed messages, can
-// only be signalled by the close, and the client's next POST on it fails ("server closed idle
-// connection": connectconformance found 0-6 such failures per run). A client really still
-// sending waits this much longer for the status.
+// bodyEndGrace is how long an HTTP/1.x call whose response headers are not out yet (a
+// trailers-only answer) waits for the request body's end before it gives the connection up, and
+// says so with Connection: close. An upstream often answers (an error, say) before the pump has
+// read a body end the client already sent; a client really still sending waits this much longer
+// for the status.
 const bodyEndGrace = 200 * time.Millisecond
 
+// bodyEndWait replaces bodyEndGrace once the response headers are out. A drop can then be
+// signalled only by the close, after a response that looked complete, and the client's next POST
+// on the connection fails ("http: server closed idle connection"); so the status is sent first
+// and the body's end waited for much longer. The wait delays only the response's end, which a
+// client still sending its body does not need yet.
+const bodyEndWait = 10 * time.Second
+
 // newStream derives the upstream context from r. A malformed grpc-timeout is refused with
-// INTERNAL, as grpc-go servers do.
-func newStream(r *http.Request) (*stream, *rpcError) {
-	s := &stream{parent: r.Context()}
+// INTERNAL, as grpc-go servers do. m is the converter's misbehaviour (cutBodyAsEnd detaches the
+// upstream call from the client).
+func newStream(r *http.Request, m misbehaviour) (*stream, *rpcError) {
+	s := &stream{parent: r.Context(), cutAsEnd: m == cutBodyAsEnd}
+	if s.cutAsEnd {
+		s.parent = context.WithoutCancel(s.parent)
+	}
 	if r.ProtoMajor == 1 {
-		s.endGrace = bodyEndGrace
+		s.http1, s.endGrace = true, bodyEndGrace
 	}
 	v := r.Header.Get("Grpc-Timeout")
 	if v == "" {
@@ -106,7 +118,7 @@ func (s *stream) endRequest(w http.ResponseWriter) bool {
 		s.cancel()
 		s.upstreamBody.Close() // unblocks a pump write
 		interrupted := false
-		if !s.bodyEOF.Load() && !s.pumpEnds(s.endGrace) {
+		if !s.bodyEOF.Load() && !s.pumpEnds(0) && !s.waitBodyEnd() {
 			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(-time.Second))
 			interrupted = true
 		}
@@ -114,6 +126,22 @@ func (s *stream) endRequest(w http.ResponseWriter) bool {
 		s.reusable = s.bodyEOF.Load() && !interrupted
 	})
 	return s.reusable
+}
+
+// bodyEndWaitHook, if set, runs when a call's status is decided while an HTTP/1.x request body
+// is still being read, before endRequest waits bodyEndGrace for its end. Tests use it to send the
+// body's end at exactly that moment.
+var bodyEndWaitHook atomic.Pointer[func()]
+
+// waitBodyEnd waits up to endGrace for the pump to read the request body's end by itself.
+func (s *stream) waitBodyEnd() bool {
+	if s.endGrace <= 0 {
+		return false
+	}
+	if h := bodyEndWaitHook.Load(); h != nil {
+		(*h)()
+	}
+	return s.pumpEnds(s.endGrace)
 }
 
 // pumpEnds reports whether the pump ends within d (0: whether it has ended).

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -13,9 +14,9 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// closingUpstream accepts HTTP/1.1 connections, reads a request's head and first message, and
-// closes the connection without answering (grpcwebproxy does that to a full-duplex call at its
-// 10 s write timeout).
+// closingUpstream accepts HTTP/1.1 connections, reads a request's head and the start of its first
+// message, and closes the connection without answering (grpcwebproxy does that to a full-duplex
+// call at its 10 s write timeout).
 func closingUpstream(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -31,8 +32,9 @@ func closingUpstream(t *testing.T) string {
 			}
 			go func() {
 				defer c.Close()
-				if _, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
-					time.Sleep(200 * time.Millisecond) // the first message is on its way
+				if req, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
+					// Until the first message's frame header has arrived: the request stream is open.
+					_, _ = io.ReadFull(req.Body, make([]byte, 5))
 				}
 			}()
 		}

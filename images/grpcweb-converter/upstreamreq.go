@@ -29,7 +29,7 @@ func (c *converter) upstreamRequest(s *stream, r *http.Request, in contentType, 
 	} else {
 		req.Header.Set("Te", "trailers") // gRPC servers may refuse a request without it
 	}
-	if deadline, ok := s.ctx.Deadline(); ok && s.timeout {
+	if deadline, ok := s.ctx.Deadline(); ok && s.timeout && c.cfg.misbehave != dropGRPCTimeout {
 		req.Header.Set("Grpc-Timeout", grpcweb.FormatTimeout(time.Until(deadline)))
 	}
 	req.Header[http.CanonicalHeaderKey(markerHeader)] = append(markerValues(r.Header), c.cfg.mode)

@@ -68,8 +68,16 @@ func (r *webReply) message(f grpcweb.Frame) error {
 
 func (r *webReply) finish(md grpcweb.Metadata) {
 	r.out.record(md)
+	canonical := false
+	if r.misbehave == canonicalErrorTrailers {
+		md, canonical = canonicalised(md)
+	}
 	if r.sentHeader {
-		_ = r.writeFrame(grpcweb.FlagTrailer, grpcweb.AppendTrailers(nil, md))
+		block := grpcweb.AppendTrailers(nil, md)
+		if canonical {
+			block = appendTrailersAsNamed(nil, md)
+		}
+		_ = r.writeFrame(grpcweb.FlagTrailer, block)
 		return
 	}
 	r.setFields(md) // trailers-only
@@ -80,3 +88,5 @@ func (r *webReply) finish(md grpcweb.Metadata) {
 }
 
 func (r *webReply) result() outcome { return r.out }
+
+func (r *webReply) started() bool { return r.sentHeader }

@@ -146,16 +146,26 @@ func (o *naiveOrigin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if o.keepContentLength {
 		w.Header()["Content-Length"] = resp.Header["Content-Length"]
 	}
+	setLowercase(w.Header(), resp.Header, func(name string) bool { return strings.HasPrefix(name, "x-") })
 	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(http.StatusOK)
+	trailer := resp.Trailer
+	if _, ok := resp.Header["Grpc-Status"]; ok { // trailers-only: sent here as a trailer frame
+		trailer = http.Header{}
+		for k, vv := range resp.Header {
+			if name := strings.ToLower(k); strings.HasPrefix(name, "grpc-") || strings.HasPrefix(name, "x-") {
+				trailer[k] = vv
+			}
+		}
+	}
 	var block []byte
-	names := make([]string, 0, len(resp.Trailer))
-	for k := range resp.Trailer {
+	names := make([]string, 0, len(trailer))
+	for k := range trailer {
 		names = append(names, k)
 	}
 	slices.Sort(names)
 	for _, k := range names {
-		vv := resp.Trailer[k]
+		vv := trailer[k]
 		if o.lastValueOnly {
 			vv = vv[len(vv)-1:]
 		}

@@ -1,6 +1,12 @@
 package main
 
-import "net/http"
+import (
+	"net/http"
+
+	testgrpc "google.golang.org/grpc/interop/grpc_testing"
+
+	"github.com/wirelab/wirelab/internal/observed"
+)
 
 // kind says where a case's probe ends sit, and so which part of a chain it exercises.
 type kind string
@@ -21,7 +27,13 @@ type probeCase struct {
 	server func() http.Handler // the h2c gRPC upstream's part; nil: plays nothing
 	origin func() http.Handler // the HTTP/1.1 gRPC-web origin's part; nil: plays nothing
 	down   bool                // the playing side (server for chain, origin for edge) does not listen
-	check  func(*checker) error
+	// grpc: the server's part is a real grpc-go server with this service, which reports what it
+	// saw to the observer (instead of server).
+	grpc func(*observer) testgrpc.TestServiceServer
+	// observed: the case's verdict also needs what the server saw (internal/observed.Judge on
+	// its observation file, once the cell is fenced); the client's check covers its own side.
+	observed bool
+	check    func(*checker) error
 }
 
 // cases are the contract with conformance/grpcweb/cases.yml: the names must not change.
@@ -42,6 +54,9 @@ var cases = map[string]probeCase{
 	"body_trailers_lowercase":                {kind: kindOrigin, server: lowercaseServer, check: checkLowercase},
 	"text_request_padded_chunks_decoded":     {kind: kindOrigin, server: textRequestServer, check: checkTextRequest},
 	"text_request_content_length_recomputed": {kind: kindOrigin, server: requestHeadersServer, check: checkTextRequestLength},
+	observed.CancelCase:                      {kind: kindChain, grpc: newCancelService, observed: true, check: checkCancel},
+	observed.DeadlineCase:                    {kind: kindChain, grpc: newDeadlineService, observed: true, check: checkDeadline},
+	"streamed_error_trailers_lowercase":      {kind: kindOrigin, grpc: newErrorTrailersService, check: checkErrorTrailers},
 }
 
 // part is what role plays in the case: a handler, or down (runs without listening). Neither

@@ -66,7 +66,7 @@ func mode(text bool) string {
 }
 
 // The suite's case list (conformance/grpcweb/cases.yml) and the probe agree on every probe
-// case's name, kind and whether its far end is down.
+// case's name, kind, whether its far end is down and whether what its server saw is judged.
 func TestCasesMatchTheSuite(t *testing.T) {
 	b, err := os.ReadFile("../../conformance/grpcweb/cases.yml")
 	if err != nil {
@@ -75,7 +75,7 @@ func TestCasesMatchTheSuite(t *testing.T) {
 	var suite struct {
 		Cases []struct {
 			Kind, Testcase string
-			Down           bool
+			Down, Observed bool
 		}
 	}
 	if err := yaml.Unmarshal(b, &suite); err != nil {
@@ -86,8 +86,9 @@ func TestCasesMatchTheSuite(t *testing.T) {
 		switch k := kind(c.Kind); k {
 		case kindChain, kindEdge, kindOrigin:
 			pc, ok := cases[c.Testcase]
-			if !ok || pc.kind != k || pc.down != c.Down {
-				t.Errorf("cases.yml: %s (kind %s, down %v); the probe has kind %q, down %v", c.Testcase, k, c.Down, pc.kind, pc.down)
+			if !ok || pc.kind != k || pc.down != c.Down || pc.observed != c.Observed {
+				t.Errorf("cases.yml: %s (kind %s, down %v, observed %v); the probe has kind %q, down %v, observed %v",
+					c.Testcase, k, c.Down, c.Observed, pc.kind, pc.down, pc.observed)
 			}
 			seen[c.Testcase] = true
 		case "bench":

@@ -22,6 +22,7 @@ type config struct {
 	target         string // client: host:port of the first hop
 	listen         string // server, origin: listen address
 	logPath        string // "" none, else a file of JSON lines
+	observedPath   string // server: what the gRPC server saw of each call (internal/observed); "" none
 	rtt            time.Duration
 	benchSeconds   float64
 	benchOut       string
@@ -37,6 +38,7 @@ func parseFlags(args []string) (cfg config, version bool, usage string, err erro
 	fs.StringVar(&cfg.target, "target", "", "client: `host:port` to call")
 	fs.StringVar(&cfg.listen, "listen", "", "server, origin: listen `address` (default :443 server, :80 origin)")
 	fs.StringVar(&cfg.logPath, "log", "", "append JSON lines (requests seen, the client's verdict) to `file`")
+	fs.StringVar(&cfg.observedPath, "observed", "", "server: write what the gRPC server saw of each call to `file` (JSON lines, internal/observed)")
 	fs.DurationVar(&cfg.rtt, "rtt", 0, "the network's round trip; time checks allow 10 of them")
 	fs.Float64Var(&cfg.benchSeconds, "bench-seconds", 5, "bench: `seconds` per measurement")
 	fs.StringVar(&cfg.benchOut, "bench-out", "/logs/bench.json", "bench: write the metrics as JSON lines to `file`")
@@ -53,6 +55,9 @@ func parseFlags(args []string) (cfg config, version bool, usage string, err erro
 func (c *config) check() error {
 	switch c.role {
 	case roleClient:
+		if c.observedPath != "" {
+			return errors.New("--observed: server role only (the gRPC server behind the chain observes)")
+		}
 		if c.target == "" {
 			return errors.New("--target: required for the client role (host:port)")
 		}
@@ -66,6 +71,9 @@ func (c *config) check() error {
 	case roleOrigin:
 		if c.listen == "" {
 			c.listen = ":80"
+		}
+		if c.observedPath != "" {
+			return errors.New("--observed: server role only (the gRPC server behind the chain observes)")
 		}
 	default:
 		return fmt.Errorf("--role: want client, server or origin, got %q", c.role)

@@ -12,9 +12,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/observed"
 )
 
 // converterBin is wirelab's grpcweb-converter, built once for the package's tests.
@@ -26,6 +29,7 @@ func TestMain(m *testing.M) {
 	longStreamGap, longStreamSlack = 250*time.Millisecond, 500*time.Millisecond
 	largeMessagePause, largeMessageWithin = 1500*time.Millisecond, 500*time.Millisecond
 	downDeadline = 2 * time.Second
+	cutWait, settleWait = 2*time.Second, 3*time.Second
 
 	dir, err := os.MkdirTemp("", "grpcweb-probe-test")
 	if err != nil {
@@ -106,6 +110,10 @@ func serve(t *testing.T, role string, h http.Handler) string {
 // playPart runs role's part in case name and returns its address: a closed port when it is down.
 func playPart(t *testing.T, role, name string) string {
 	t.Helper()
+	if role == roleServer && cases[name].grpc != nil {
+		addr, _ := playGRPC(t, name)
+		return addr
+	}
 	h, down := cases[name].part(role)
 	switch {
 	case down:
@@ -114,6 +122,39 @@ func playPart(t *testing.T, role, name string) string {
 		t.Fatalf("role %s plays nothing in %s", role, name)
 	}
 	return serve(t, role, h)
+}
+
+// playGRPC runs case name's grpc-go server in-process, writing what it saw to a file. fence stops
+// it as the lab's fence does (the open calls are recorded, then the stop line) and returns the
+// whole file; it runs at cleanup too.
+func playGRPC(t *testing.T, name string) (addr string, fence func() []observed.Line) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), observed.File)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := newObserver(name, f)
+	srv := newGRPCServer(cases[name], obs, nil)
+	ln := listenLoopback(t)
+	go func() { _ = srv.Serve(ln) }()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			obs.stop()
+			srv.Stop()
+			f.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return ln.Addr().String(), func() []observed.Line {
+		stop()
+		lines, err := observed.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lines
+	}
 }
 
 // listenLoopback listens on a free loopback port.
@@ -133,6 +174,43 @@ func closedAddr(t *testing.T) string {
 	addr := ln.Addr().String()
 	ln.Close()
 	return addr
+}
+
+// startRole runs the probe with args (a server or origin role) in-process; it returns the address
+// from its start-up line ("... on ADDR"), and stop, which ends the role and returns its exit code.
+func startRole(t *testing.T, args []string) (addr string, stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout, w := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, args, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("%q: no start-up line: %v", args, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	var once sync.Once
+	code := 0
+	stop = func() int {
+		once.Do(func() { cancel(); code = <-done })
+		return code
+	}
+	t.Cleanup(func() { stop() })
+	return line[strings.LastIndex(line, " ")+1 : len(line)-1], stop
+}
+
+// readFile is a file's content; a missing file fails the test.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // runClient runs the client role's check of case name against target in-process.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,6 +11,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	testpb "google.golang.org/grpc/interop/grpc_testing"
+
+	"github.com/wirelab/wirelab/internal/grpcweb"
+	"github.com/wirelab/wirelab/internal/observed"
 )
 
 // Each case's check fails against a peer with the bug the case guards against, and says what
@@ -61,6 +66,13 @@ func TestChecksFailAgainstMisbehavingPeers(t *testing.T) {
 				grpcStatus(w, codes.Internal, err.Error())
 			}})
 		}, "want UNAVAILABLE, got INTERNAL"},
+		{observed.CancelCase, "proxy passing on only a client stream's first message", func(t *testing.T, name string) string {
+			return proxy(t, name, &badProxy{editRequest: func(req *http.Request, body []byte) {
+				if frames, err := readFrames(body); err == nil && len(frames) > 1 {
+					req.Body = io.NopCloser(bytes.NewReader(grpcweb.AppendFrame(nil, frames[0].Flags, frames[0].Payload)))
+				}
+			}})
+		}, "control: want OK with an aggregated size of 30, got OK \"\", 10"},
 		{"request_headers_after_reconversion", "proxy dropping te", func(t *testing.T, name string) string {
 			return proxy(t, name, &badProxy{editRequest: func(req *http.Request, _ []byte) { req.Header.Del("Te") }})
 		}, `got FAILED_PRECONDITION: wirelab-probe: the request is not gRPC after reconversion: te [] (want trailers)`},
@@ -107,6 +119,18 @@ func TestChecksFailAgainstMisbehavingPeers(t *testing.T) {
 		{"text_request_padded_chunks_decoded", "origin decoding the body as one base64 string", func(t *testing.T, name string) string {
 			return serve(t, roleOrigin, &naiveOrigin{upstream: server(t, name), wholeBase64: true})
 		}, "illegal base64 data"},
+		{"streamed_error_trailers_lowercase", "origin converter writing error trailers in canonical case", func(t *testing.T, name string) string {
+			return origin(t, server(t, name), "--misbehave", "canonical-error-trailers")
+		}, `stream: want lowercase trailer names in the body after an error, got "Grpc-Status"`},
+		{"streamed_error_trailers_lowercase", "origin writing canonical trailer names", func(t *testing.T, name string) string {
+			return serve(t, roleOrigin, &naiveOrigin{upstream: server(t, name), canonicalNames: true})
+		}, `want lowercase trailer names in the body after an error, got "Grpc-Message"`},
+		{"streamed_error_trailers_lowercase", "streaming origin writing trailers-only fields in canonical case", func(t *testing.T, name string) string {
+			return serve(t, roleOrigin, &streamOrigin{upstream: server(t, name), canonicalTrailersOnly: true})
+		}, `trailers-only: want the trailer names in the headers lowercase, got "Grpc-`},
+		{"streamed_error_trailers_lowercase", "streaming origin repeating the headers in the trailers", func(t *testing.T, name string) string {
+			return serve(t, roleOrigin, &streamOrigin{upstream: server(t, name), headersInTrailers: true})
+		}, `want header metadata x-probe-header in the headers only, got it in the trailers too`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+tt.peer, func(t *testing.T) {
@@ -120,8 +144,13 @@ func TestChecksFailAgainstMisbehavingPeers(t *testing.T) {
 }
 
 // The bad peers without their bug carry every case of their kind: the failures above are the
-// bugs', not the peers'.
+// bugs', not the peers'. (streamOrigin, binary only, is held to the cases it is used for.)
 func TestBadPeersPassWithoutTheirBug(t *testing.T) {
+	t.Run("stream-origin/streamed_error_trailers_lowercase", func(t *testing.T) {
+		t.Parallel()
+		const name = "streamed_error_trailers_lowercase"
+		wantExit(t, name, serve(t, roleOrigin, &streamOrigin{upstream: playPart(t, roleServer, name)}), 0)
+	})
 	for _, name := range casesOf(kindChain) {
 		t.Run("proxy/"+name, func(t *testing.T) {
 			t.Parallel()
@@ -149,4 +178,12 @@ func grpcServer(opts ...grpc.ServerOption) http.Handler {
 	s := grpc.NewServer(opts...)
 	testpb.RegisterTestServiceServer(s, smallAnswers{})
 	return s
+}
+
+// body_trailers_lowercase checks an OK answer only: an origin whose error path writes canonical
+// names passes it, which is why streamed_error_trailers_lowercase exists (it fails that origin,
+// above).
+func TestOKTrailersCaseMissesErrorPaths(t *testing.T) {
+	const name = "body_trailers_lowercase"
+	wantExit(t, name, origin(t, playPart(t, roleServer, name), "--misbehave", "canonical-error-trailers"), 0)
 }

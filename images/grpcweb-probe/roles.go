@@ -12,6 +12,9 @@ import (
 // serveRole runs the server or origin role until ctx ends (SIGTERM): 0 after a clean stop, 1 if
 // serving failed, 2 for an unusable --log, 127 if the role has no part in the case.
 func serveRole(ctx context.Context, cfg config, stdout, stderr io.Writer) int {
+	if pc := cases[cfg.caseName]; cfg.role == roleServer && pc.grpc != nil {
+		return serveGRPC(ctx, cfg, pc, stdout, stderr)
+	}
 	h, down := cases[cfg.caseName].part(cfg.role)
 	switch {
 	case down: // a refusing upstream: the container runs, nothing listens

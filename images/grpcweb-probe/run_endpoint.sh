@@ -9,7 +9,10 @@
 # round trip, e.g. 40ms) ten times over in its time checks; CLIENT_PARAMS are extra flags (e.g.
 # --bench-seconds 10). Client exit: 0 passed, 1 failed (last line "FAIL: ..."), 2 bad input,
 # 127 not applicable. Logs: /logs/probe.jsonl (requests seen, the client's verdict),
-# /logs/probe.log (output), /logs/bench.json (TESTCASE=bench: one metric per line).
+# /logs/probe.log (output), /logs/bench.json (TESTCASE=bench: one metric per line). Where a case's
+# server is a real grpc-go server (ROLE=server), it writes what it saw of each call to
+# /logs/observed.jsonl (internal/observed), its last line written when it is stopped; a case with
+# observed: true in cases.yml is judged on that file too, once the cell is fenced.
 set -u
 bin=/usr/local/bin/grpcweb-probe
 if [ "${1:-}" = "--version" ]; then
@@ -19,11 +22,11 @@ fi
 
 case "${ROLE:-}" in
 server | origin)
-  listen=:443
-  [ "$ROLE" = origin ] && listen=:80
+  listen=:443 observed=(--observed /logs/observed.jsonl)
+  [ "$ROLE" = origin ] && listen=:80 observed=()
   /setup.sh || exit 1
   exec wirelab-serve "$bin" --role "$ROLE" --case "$TESTCASE" --listen "$listen" \
-    --log /logs/probe.jsonl 2>>/logs/probe.log
+    --log /logs/probe.jsonl "${observed[@]}" 2>>/logs/probe.log
   ;;
 client)
   target=${GRPC_TARGET:-server4:443}

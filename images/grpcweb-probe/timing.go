@@ -16,6 +16,12 @@ var (
 	// *_down_unavailable: the call's deadline (a converter that hangs instead of failing fast
 	// makes it DEADLINE_EXCEEDED).
 	downDeadline = 10 * time.Second
+	// client_cancel_reaches_server: how long the client waits for the server to have the cut
+	// call's first message (a chain that holds the request body never delivers it before the
+	// cut), and for a cancelled call to end at the server (a chain that never delivers the
+	// cancel leaves it open: the server records it so when it stops).
+	cutWait    = 3 * time.Second
+	settleWait = 5 * time.Second
 )
 
 // callTimeout bounds a check's calls that have no timing of their own, so a stalled chain fails

@@ -8,10 +8,13 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/wirelab/wirelab/internal/observed"
 )
 
 // Case is one test case, as every container of its cell is told (TESTCASE). Its kind says who
@@ -28,6 +31,8 @@ type Case struct {
 	// Down: the quirk side (the probe server, or the probe in the origin slot) runs but does not
 	// listen, so the runner does not wait for it (an upstream that refuses connections).
 	Down bool `yaml:"down"`
+	// Observed: the verdict needs what the gRPC server behind the chain saw too (JudgeObserved).
+	Observed bool `yaml:"observed"`
 
 	limit, typ time.Duration
 }
@@ -101,6 +106,9 @@ func LoadCases(path string) ([]*Case, error) {
 		if c.Down && c.Kind != KindChain && c.Kind != KindEdge {
 			return nil, bad("down", "only a chain or edge case has a quirk side that can be down")
 		}
+		if c.Observed && (c.Kind != KindChain && c.Kind != KindOrigin || !observed.Judged(c.Testcase)) {
+			return nil, bad("observed", "testcase %q (kind %s): only a chain or origin case whose server observes it (internal/observed) is judged on what the server saw", c.Testcase, c.Kind)
+		}
 		seen[c.Name] = true
 		d, err := time.ParseDuration(c.Limit)
 		if err != nil || d <= 0 {
@@ -126,6 +134,29 @@ func decodeStrict(path string, v any) error {
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// ObservedFile is where the server of a cell leaves what it saw, relative to the cell's folder
+// (compose/lab.yml mounts <cell>/server at the server's /logs; the probe writes
+// /logs/observed.jsonl there).
+var ObservedFile = filepath.Join("server", observed.File)
+
+// JudgeObserved is an observed case's verdict from what its server saw: nil when it passed (and
+// for a case that is not observed), else the reason, one line. Call it only once the cell is
+// fenced: the server writes the calls still open and then a stop line when it is stopped, and a
+// file without the stop line is incomplete evidence, an error.
+func (c *Case) JudgeObserved(cellDir string) error {
+	if !c.Observed {
+		return nil
+	}
+	lines, err := observed.ReadFile(filepath.Join(cellDir, ObservedFile))
+	if err != nil {
+		return fmt.Errorf("what the server saw: %v", err)
+	}
+	if err := observed.Judge(c.Testcase, lines); err != nil {
+		return fmt.Errorf("what the server saw: %v", err)
 	}
 	return nil
 }

@@ -92,6 +92,13 @@ func (m *Matrix) Layout(_ context.Context, r *suite.Run, mc matrix.Cell, seed ui
 // cell's numbers are read from the fenced cell.
 func (m *Matrix) Verdict(_ context.Context, _ *suite.Run, mc matrix.Cell, ev lifecycle.Evidence) (res matrix.Result) {
 	res.Result, res.Reason = outcome(ev.ClientExit, ev.ClientWords)
+	if c := m.casesByName[mc.Case]; c.Observed && res.Result == matrix.Succeeded {
+		// What the gRPC server behind the chain saw, written as it stopped (the fence): a
+		// cancel that arrived as a clean end, a deadline that did not arrive.
+		if err := c.JudgeObserved(ev.Dir); err != nil {
+			res.Result, res.Reason = matrix.Failed, err.Error()
+		}
+	}
 	if m.casesByName[mc.Case].Kind == KindConformance {
 		// Each connectrpc case is a result of its own; a cell that listed its cases and failed
 		// failed by them (without the list, the cell is judged by itself).

@@ -19,8 +19,8 @@ func TestLoadTheRepositorysFiles(t *testing.T) {
 	for _, c := range cases {
 		kinds[c.Kind]++
 	}
-	if kinds[KindInterop] != 14 || kinds[KindChain] != 9 || kinds[KindEdge] != 4 || kinds[KindOrigin] != 3 || kinds[KindBench] != 1 {
-		t.Fatalf("cases by kind: %v; want 14 interop, 9 chain, 4 edge, 3 origin and the bench", kinds)
+	if kinds[KindInterop] != 14 || kinds[KindChain] != 11 || kinds[KindEdge] != 4 || kinds[KindOrigin] != 4 || kinds[KindBench] != 1 {
+		t.Fatalf("cases by kind: %v; want 14 interop, 11 chain, 4 edge, 4 origin and the bench", kinds)
 	}
 	chains, err := LoadChains("../../conformance/grpcweb/chains.yml")
 	if err != nil || !chains[0].Direct() {
@@ -39,13 +39,15 @@ func TestLoadRejectsBadEntries(t *testing.T) {
 		return p
 	}
 	for body, want := range map[string]string{
-		"cases: [{name: a, abbr: A, testcase: a, limit: 0s}]":                                             "cases[0].limit",
-		"cases: [{name: A!, abbr: A, testcase: a, limit: 1s}]":                                            "cases[0].name",
-		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, tiemout: 2s}]":                                "field tiemout not found",
-		"cases: [{name: a, abbr: A, testcase: a, limit: 1s}, {name: a, abbr: B, testcase: b, limit: 1s}]": "cases[1].name",
-		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, kind: edj}]":                                  "cases[0].kind",
-		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, down: true}]":                                 "cases[0].down",
-		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, typical: soon}]":                              "cases[0].typical",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 0s}]":                                                   "cases[0].limit",
+		"cases: [{name: A!, abbr: A, testcase: a, limit: 1s}]":                                                  "cases[0].name",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, tiemout: 2s}]":                                      "field tiemout not found",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s}, {name: a, abbr: B, testcase: b, limit: 1s}]":       "cases[1].name",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, kind: edj}]":                                        "cases[0].kind",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, down: true}]":                                       "cases[0].down",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, typical: soon}]":                                    "cases[0].typical",
+		"cases: [{name: a, abbr: A, testcase: a, limit: 1s, kind: chain, observed: true}]":                      "cases[0].observed",
+		"cases: [{name: a, abbr: A, testcase: deadline_reaches_server, limit: 1s, kind: edge, observed: true}]": "cases[0].observed",
 	} {
 		if _, err := LoadCases(write("cases.yml", body)); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "cases.yml") {
 			t.Errorf("%s: %v, want %q", body, err, want)
