@@ -30,8 +30,12 @@ type Manifest struct {
 	// ALPN: suite -> application protocols the image speaks in its ordinary test cases (quic:
 	// default [hq-interop], as upstream; an h3-only client such as curl says [h3]). A pair with
 	// none in common cannot run those cases.
-	ALPN  map[string][]string `yaml:"alpn"`
-	Build Build               `yaml:"build"`
+	ALPN map[string][]string `yaml:"alpn"`
+	// UsedBy: the suites whose runs start this image although it plays no role in them (the
+	// sim, tshark, the compliance probe's partner): what `wirelab images --for SUITE` adds to the
+	// suite's role players.
+	UsedBy []string `yaml:"used_by"`
+	Build  Build    `yaml:"build"`
 
 	Dir  string `yaml:"-"` // folder holding the manifest
 	File string `yaml:"-"` // path of the manifest file
@@ -167,6 +171,19 @@ func (m *Manifest) validate() error {
 			}
 		}
 	}
+	seen := map[string]bool{}
+	for i, suite := range m.UsedBy {
+		field := fmt.Sprintf("used_by[%d]", i)
+		switch _, known := suiteRoles[suite]; {
+		case !known || suite == "tool":
+			return bad(field, "%q: want one of %s", suite, strings.Join(Suites(), ", "))
+		case seen[suite]:
+			return bad(field, "%q listed twice", suite)
+		case len(m.Roles[suite]) > 0:
+			return bad(field, "%q: the image has roles in that suite already", suite)
+		}
+		seen[suite] = true
+	}
 	if err := m.validatePackages(); err != nil {
 		return err
 	}
@@ -198,6 +215,17 @@ func (m *Manifest) DockerfilePath() string {
 
 // ContextDir is the docker build context on disk.
 func (m *Manifest) ContextDir() string { return filepath.Join(m.Dir, or(m.Build.Context, ".")) }
+
+// Suites are the suites that run cells (every key of roles but tool).
+func Suites() []string {
+	var out []string
+	for _, s := range sortedKeys(suiteRoles) {
+		if s != "tool" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // Plays reports whether the image has role in suite.
 func (m *Manifest) Plays(suite, role string) bool { return contains(m.Roles[suite], role) }
