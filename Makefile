@@ -17,6 +17,12 @@ REPORT = $(WIRELAB) report --out $(OUT) $(if $(RUNS),--runs $(RUNS)) $(if $(DIFF
 REPORT_AFTER ?= 1
 AND_REPORT = ; rc=$$?; $(if $(filter 0,$(REPORT_AFTER)),r=0,$(REPORT); r=$$?); exit $$(( rc ? rc : r ))
 
+# BUILD builds images, independent ones IMAGES_J at a time (default: wirelab's, see docs/images.md).
+# A suite's recipe builds only what its run starts (--for SUITE), narrowed like the run by
+# SERVERS= and CLIENTS= (NARROW).
+BUILD = $(WIRELAB) images --out $(OUT) $(if $(IMAGES_J),-j $(IMAGES_J))
+NARROW = $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS))
+
 .DEFAULT_GOAL := help
 .PHONY: help setup setup-browser merge versions images interop grpcweb grpcweb-bench bench baseline h2 report test clean smoke list deps sim-check fuzz-go
 
@@ -25,7 +31,7 @@ help: ## list the targets with one line each
 	@echo
 	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
 	@echo
-	@echo "Variables: OUT=out (output dir), IMAGES='base endpoint' (make images), RUN_ID=, SEED=, QUICK=1 (sim-check)"
+	@echo "Variables: OUT=out (output dir), IMAGES='base endpoint' (make images), IMAGES_J= (images built at a time), RUN_ID=, SEED=, QUICK=1 (sim-check)"
 
 $(WIRELAB): $(GO_SOURCES)
 	@mkdir -p $(dir $@)
@@ -37,8 +43,8 @@ setup: ## install what this machine lacks (debootstrap, jq, compose v2, cubic; r
 deps: ## check the prerequisites (Docker engine, compose v2, Go, debootstrap) and say how to get what is missing
 	@bash ci/check-deps.sh
 
-images: setup $(WIRELAB) ## build the images in dependency order with layer caching (IMAGES='base endpoint' for a subset)
-	@$(WIRELAB) images --out $(OUT) $(IMAGES)
+images: setup $(WIRELAB) ## build every image (IMAGES='base endpoint' for a subset), each after those it builds FROM, IMAGES_J= at a time
+	@$(BUILD) $(IMAGES)
 
 list: $(WIRELAB) ## list the image registry: every image, its implementation, version and roles
 	@$(WIRELAB) list --out $(OUT)
@@ -54,13 +60,13 @@ sim-check: $(WIRELAB) ## measure the sim's fidelity (RTT, loss, rate, capacity) 
 	@$(WIRELAB) sim-check --out $(OUT) $(if $(QUICK),--quick) $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
 interop: setup $(WIRELAB) ## QUIC/HTTP-3 interop matrix through the sim: CLIENTS= SERVERS= TESTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
+	@$(BUILD) --for quic $(NARROW)
 	@$(WIRELAB) quic --out $(OUT) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(SERVERS),--servers $(SERVERS)) \
 	  $(if $(TESTS),--tests $(TESTS)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 grpcweb: setup $(WIRELAB) ## gRPC <-> gRPC-web conversion matrix (chains vs direct): CHAINS= CASES= SERVERS= CLIENTS= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
+	@$(BUILD) --for grpcweb $(NARROW)
 	@$(WIRELAB) grpcweb --out $(OUT) $(if $(CHAINS),--chains $(CHAINS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROFILE),--profile $(PROFILE)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) \
@@ -73,19 +79,19 @@ baseline: setup $(WIRELAB) ## write conformance/$(SUITE)/expected.yml (known fai
 	@$(WIRELAB) baseline --out $(OUT) --suite $(SUITE) --run-id $(RUN_ID)
 
 grpcweb-bench: setup $(WIRELAB) ## gRPC-web benchmark, one cell at a time: unary p50/p99 (1 KB, 64 KB) and streaming MB/s per chain as ratios to direct (bench.csv): CHAINS= PROFILE= SEED= RUN_ID=
-	@$(WIRELAB) images --out $(OUT)
+	@$(BUILD) --for grpcweb
 	@$(WIRELAB) grpcweb --out $(OUT) --cases bench -j 1 $(if $(CHAINS),--chains $(CHAINS)) $(if $(PROFILE),--profile $(PROFILE)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
 h2: setup $(WIRELAB) ## HTTP/2 matrix through the sim (h2spec, own flow-control cases, upload BDP, robustness probes): SERVERS= CASES= H2SPEC= PROFILE= SEED= J= RUN_ID= RESUME=1 REPEAT=N BASELINE= SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
+	@$(BUILD) --for h2 $(if $(SERVERS),--servers $(SERVERS))
 	@$(WIRELAB) h2 --out $(OUT) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CASES),--cases $(CASES)) \
 	  $(if $(H2SPEC),--h2spec $(H2SPEC)) $(if $(PROFILE),--profile $(PROFILE)) $(if $(SEED),--seed $(SEED)) \
 	  $(if $(J),-j $(J)) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(REPEAT),--repeat $(REPEAT)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
 
 # Timings want the CPU: one cell at a time unless J= says otherwise.
 bench: setup $(WIRELAB) ## protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2, h3 per server, client and profile (bench.csv, SVG charts): SERVERS= CLIENTS=curl,ngtcp2,quic-go,aioquic PROTOCOLS= PROFILES= SIZES= CONGESTION=cubic,reno,bbr GSO=on,off HYSTART=on,off REPS= SEED= J=1 RUN_ID= RESUME=1 QUICK=1 SHARD=i/N
-	@$(WIRELAB) images --out $(OUT)
+	@$(BUILD) --for bench $(NARROW)
 	@$(WIRELAB) bench --out $(OUT) $(if $(QUICK),--quick=$(QUICK)) $(if $(SERVERS),--servers $(SERVERS)) $(if $(CLIENTS),--clients $(CLIENTS)) $(if $(PROTOCOLS),--protocols $(PROTOCOLS)) \
 	  $(if $(PROFILES),--profiles $(PROFILES)) $(if $(SIZES),--sizes $(SIZES)) $(if $(CONGESTION),--congestion $(CONGESTION)) $(if $(GSO),--gso $(GSO)) $(if $(HYSTART),--hystart $(HYSTART)) $(if $(REPS),--reps $(REPS)) $(if $(SEED),--seed $(SEED)) \
 	  -j $(or $(J),1) $(if $(RUN_ID),--run-id $(RUN_ID)) $(if $(RESUME),--resume) $(if $(SHARD),--shard $(SHARD)) $(AND_REPORT)
