@@ -31,7 +31,8 @@ type Builder struct {
 	progress    io.Writer   // Progress, one whole write at a time
 }
 
-// DefaultJobs is how many images Build builds at a time unless told: measured in docs/images.md.
+// DefaultJobs is how many images Build builds at a time unless told: two at once beat one at a
+// time here (2 cores), three did not beat two (docs/images.md).
 const DefaultJobs = 2
 
 // archiveUnreachable matches apt's complaints when a build container has no route or DNS.
