@@ -73,7 +73,7 @@ baseline: setup $(WIRELAB) ## write conformance/$(SUITE)/expected.yml (known fai
 	@$(WIRELAB) baseline --out $(OUT) $(if $(SUITE),--suite $(SUITE)) $(if $(RUN_ID),--run-id $(RUN_ID))
 
 grpcweb-bench: setup $(WIRELAB) ## gRPC-web benchmark, one cell at a time: unary p50/p99 (1 KB, 64 KB) and streaming MB/s per chain as ratios to direct (bench.csv): CHAINS= PROFILE= SEED= RUN_ID=
-	@$(WIRELAB) images --out $(OUT) --for grpcweb --cases bench
+	@$(WIRELAB) grpcweb --out $(OUT) --cases bench $(if $(CHAINS),--chains $(CHAINS)) --build-images $(or $(IMAGES_J),2)
 	@$(WIRELAB) grpcweb --out $(OUT) --cases bench -j 1 $(if $(CHAINS),--chains $(CHAINS)) $(if $(PROFILE),--profile $(PROFILE)) \
 	  $(if $(SEED),--seed $(SEED)) $(if $(RUN_ID),--run-id $(RUN_ID))
 

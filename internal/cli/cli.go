@@ -45,7 +45,7 @@ func commands(reg suite.Registry) []command {
 	cmds := []command{
 		{"list", "list the image registry (manifests under images/) as a table or --json", runList},
 		{"versions", "per image: the pinned version next to the newest its registry (Debian, Go proxy) serves", runVersions},
-		{"images", "build images in dependency order with layer caching: images [NAME...]", runImages},
+		{"images", "build images in dependency order with layer caching, independent ones at once: images [NAME...] | --for SUITE", runImages},
 		{"smoke", "prove the lab works here: two labelled containers talk, then nothing is left", runSmoke},
 		{"sim-check", "measure the sim's fidelity through the real topology (make sim-check)", runSimCheck},
 		{"clean", "remove containers, networks and volumes labelled by wirelab runs (--run-id ID: one run)", runClean},

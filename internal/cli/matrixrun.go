@@ -20,18 +20,19 @@ import (
 
 // matrixFlags are the flags every matrix suite (quic, h2, ...) shares beyond the run flags.
 type matrixFlags struct {
-	run      *run.Options
-	seed     *string
-	resume   *bool
-	repeat   *int
-	baseline *string
-	shard    *string
-	planOnly *bool
-	strict   *bool
-	images   *imageRefs
-	part     *matrix.Shard // --shard parsed by check
-	fs       *flagSet      // the parsed flags, recorded in run.json for wirelab merge
-	merging  bool          // wirelab merge re-summarizes shards' results: no cell may run
+	run         *run.Options
+	seed        *string
+	resume      *bool
+	repeat      *int
+	baseline    *string
+	shard       *string
+	planOnly    *bool
+	buildImages *int
+	strict      *bool
+	images      *imageRefs
+	part        *matrix.Shard // --shard parsed by check
+	fs          *flagSet      // the parsed flags, recorded in run.json for wirelab merge
+	merging     bool          // wirelab merge re-summarizes shards' results: no cell may run
 }
 
 // imageRefs collects repeated --image NAME=IMAGE[:roles] flags.
@@ -66,6 +67,8 @@ func (f *flagSet) matrixFlags(info suite.Info) matrixFlags {
 		baseline: f.String("baseline", "", "the known findings `file`: cells expected to fail or flake (default conformance/"+info.Name+
 			"/expected.yml when it exists; none: every failed cell fails the run)"),
 		planOnly: f.Bool("plan", false, "print the plan (cells, estimate, images, baseline) after checking every input, and start nothing"),
+		buildImages: f.Int("build-images", 0, "build the images this selection starts and what they build FROM, `N` at a time, "+
+			"and run nothing (make <suite> does it first)"),
 		strict: f.Bool("strict-baseline", false, "also fail on stale baseline entries: cells expected to fail or flake that passed every run "+
 			"(CI: a baseline that no longer matches the implementations is as wrong as a regression)"),
 		images: images,

@@ -30,7 +30,7 @@ type runInfo struct {
 // runLocalFlags do not choose the matrix: where and how fast one machine runs its part, and
 // which baseline judges it (the merge names its own).
 var runLocalFlags = map[string]bool{"run-id": true, "resume": true, "j": true, "out": true, "keep": true, "shard": true, "seed": true,
-	"baseline": true, "plan": true, "strict-baseline": true, "flags-from-env": true}
+	"baseline": true, "plan": true, "build-images": true, "strict-baseline": true, "flags-from-env": true}
 
 // invocation is the run's matrix-choosing flags as --name=value, sorted, with the seed.
 func invocation(mf matrixFlags, seed uint64) []string {

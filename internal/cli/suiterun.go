@@ -60,6 +60,9 @@ func runSuite(ctx context.Context, e *env, s suite.Suite, args []string) error {
 	if *mf.planOnly {
 		return printPlanOnly(e, info, mf, m, cells, baseline)
 	}
+	if *mf.buildImages > 0 {
+		return e.buildSuiteImages(ctx, info.Name, m.Images(), mf.run.Out, *mf.buildImages)
+	}
 
 	_, inProcess := m.(suite.InProcess)
 	mr, err := e.startMatrix(ctx, mf, seed, !inProcess)
@@ -113,7 +116,7 @@ func runSuite(ctx context.Context, e *env, s suite.Suite, args []string) error {
 func envArgs(fs *flagSet, getenv func(string) string) []string {
 	var out []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if f.Name == "flags-from-env" || f.Name == "out" {
+		if f.Name == "flags-from-env" || f.Name == "out" || f.Name == "build-images" {
 			return
 		}
 		v := strings.TrimSpace(getenv(strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))))

@@ -30,7 +30,7 @@ func runSuites(_ context.Context, e *env, args []string) error {
 		i := s.Info()
 		targets, names = append(targets, i.Make), append(names, i.Name)
 		fmt.Fprintf(e.stdout, "%s: setup $(WIRELAB) ## %s: %s\n", i.Make, i.Summary, strings.Join(suiteVariables(e, s), " "))
-		fmt.Fprintf(e.stdout, "\t$(if $(PLAN),,@$(WIRELAB) images --out $(OUT) --for %s --flags-from-env)\n", i.Name)
+		fmt.Fprintf(e.stdout, "\t$(if $(PLAN),,@$(WIRELAB) %s --out $(OUT) --flags-from-env --build-images $(or $(IMAGES_J),2))\n", i.Name)
 		fmt.Fprintf(e.stdout, "\t@$(WIRELAB) %s --out $(OUT) --flags-from-env $(if $(PLAN),,$(AND_REPORT))\n\n", i.Name)
 	}
 	fmt.Fprintf(e.stdout, "SUITE_TARGETS := %s\nSUITE_NAMES := %s\n", strings.Join(targets, " "), strings.Join(names, " "))
@@ -50,6 +50,9 @@ func suiteVariables(e *env, s suite.Suite) []string {
 			return
 		}
 		v := strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_")) + "="
+		if f.Name == "build-images" || f.Name == "flags-from-env" {
+			return
+		}
 		if runLocalFlags[f.Name] || f.Name == "repeat" || f.Name == "image" || f.Name == "keep" {
 			shared = append(shared, v)
 			return

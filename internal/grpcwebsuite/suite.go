@@ -179,9 +179,10 @@ func (m *Matrix) Universe() matrix.Universe { return m.universe }
 func (m *Matrix) OwnData() bool { return m.ownData }
 
 // Images implements suite.Matrix: every image its cells start — the ends, the chains'
-// converters, the sim.
+// converters, the sim — and tshark, which lists the cells' packets in the report make grpcweb
+// ends with.
 func (m *Matrix) Images() []string {
-	set := map[string]bool{"sim": true}
+	set := map[string]bool{"sim": true, "tshark": true}
 	for _, c := range m.Cells() {
 		set[c.Server], set[c.Client] = true, true
 		ch := m.chainsByName[c.Get(AxisChain)]
@@ -193,7 +194,7 @@ func (m *Matrix) Images() []string {
 	}
 	var out []string
 	for k := range set {
-		if k == "sim" || m.images[k].Manifest {
+		if k == "sim" || k == "tshark" || m.images[k].Manifest {
 			out = append(out, k)
 		}
 	}

@@ -9,43 +9,66 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/manifest"
 )
 
-// Builder builds images in the order it is given (see manifest.BuildOrder).
+// Builder builds images, independent ones concurrently (see schedule).
 type Builder struct {
 	Docker   *docker.CLI
 	Root     string    // repository root (the Go module) for build.go packages
 	Out      string    // output root; logs go to <Out>/images/<name>.log
 	Progress io.Writer // one line per image
+	Jobs     int       // builds at a time; 0: DefaultJobs
 	// HostNetwork builds with --network host from the start. Builder switches to it by itself when
 	// a build fails because RUN steps cannot reach the package archive over docker's bridge.
 	HostNetwork bool
+
+	hostNetwork atomic.Bool // HostNetwork, or switched on by a build that could not reach the archive
+	progress    io.Writer   // Progress, one whole write at a time
 }
+
+// DefaultJobs is how many images Build builds at a time unless told: two at once beat one at a
+// time here (2 cores), three did not beat two (docs/images.md).
+const DefaultJobs = 2
 
 // archiveUnreachable matches apt's complaints when a build container has no route or DNS.
 var archiveUnreachable = regexp.MustCompile(`Temporary failure resolving|Could not resolve|Failed to fetch|Unable to connect to|Network is unreachable|Connection timed out`)
 
-// Build builds each manifest's image and records it in the inventory as it goes.
+// Build builds the images of order (a dependency order: manifest.BuildOrder), up to Jobs at a
+// time, each after the images it builds FROM, and records each in the inventory once built.
+// After a failure it starts no more builds, lets the running ones finish and returns the
+// failure, which names the image and its log.
 func (b *Builder) Build(ctx context.Context, order []*manifest.Manifest) error {
-	inv, err := LoadInventory(b.Out)
+	if _, err := LoadInventory(b.Out); err != nil { // a broken inventory stops us before any build
+		return err
+	}
+	deps, err := manifest.Deps(order)
 	if err != nil {
 		return err
 	}
-	for _, m := range order {
+	jobs := b.Jobs
+	if jobs <= 0 {
+		jobs = DefaultJobs
+	}
+	b.hostNetwork.Store(b.HostNetwork)
+	b.progress = &syncWriter{w: b.Progress}
+	if jobs > 1 && len(order) > 1 {
+		fmt.Fprintf(b.progress, "images: %d to build, up to %d at a time (-j)\n", len(order), jobs)
+	}
+	return schedule(ctx, order, deps, jobs, func(ctx context.Context, m *manifest.Manifest) error {
 		e, err := b.buildOne(ctx, m)
 		if err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintf(b.progress, "images: %-10s failed; no more builds start\n", m.Name)
+			}
 			return err
 		}
-		inv.Images[m.Name] = e
-		if err := inv.Save(b.Out); err != nil {
-			return err
-		}
-	}
-	return nil
+		return Record(b.Out, e)
+	})
 }
 
 func (b *Builder) buildOne(ctx context.Context, m *manifest.Manifest) (Entry, error) {
@@ -63,8 +86,12 @@ func (b *Builder) buildOne(ctx context.Context, m *manifest.Manifest) (Entry, er
 	if m.Build.Prepare != "" {
 		cmd := exec.CommandContext(ctx, "bash", filepath.Join(m.Dir, m.Build.Prepare))
 		cmd.Env = append(os.Environ(), "WIRELAB_OUT="+b.Out)
-		cmd.Stdout, cmd.Stderr = io.MultiWriter(logf, b.Progress), io.MultiWriter(logf, b.Progress)
-		if err := cmd.Run(); err != nil {
+		lines := &lineWriter{w: b.progress}
+		out := io.MultiWriter(logf, lines) // one writer for both: exec then calls it from one goroutine
+		cmd.Stdout, cmd.Stderr = out, out
+		err := cmd.Run()
+		lines.Flush()
+		if err != nil {
 			return Entry{}, fmt.Errorf("%s: build.prepare %s failed (%v); log: %s", m.File, m.Build.Prepare, err, logPath)
 		}
 	}
@@ -74,11 +101,13 @@ func (b *Builder) buildOne(ctx context.Context, m *manifest.Manifest) (Entry, er
 		}
 	}
 	before := b.imageID(ctx, m.Ref())
-	if err := b.dockerBuild(ctx, m, logf); err != nil {
-		if ctx.Err() == nil && !b.HostNetwork && logHas(logPath, archiveUnreachable) {
-			fmt.Fprintf(b.Progress, "images: %s: RUN steps cannot reach the package archive over docker's bridge; retrying with --network host\n", m.Name)
-			b.HostNetwork = true
-			err = b.dockerBuild(ctx, m, logf)
+	host := b.hostNetwork.Load()
+	if err := b.dockerBuild(ctx, m, logf, host); err != nil {
+		if ctx.Err() == nil && !host && logHas(logPath, archiveUnreachable) {
+			fmt.Fprintf(b.progress, "images: %s: RUN steps cannot reach the package archive over docker's bridge; retrying with --network host\n", m.Name)
+			b.hostNetwork.Store(true)
+			host = true
+			err = b.dockerBuild(ctx, m, logf, host)
 		}
 		if err != nil {
 			return Entry{}, fmt.Errorf("building %s failed: %v; log: %s", m.Ref(), err, logPath)
@@ -91,7 +120,7 @@ func (b *Builder) buildOne(ctx context.Context, m *manifest.Manifest) (Entry, er
 	if e.ID == before {
 		e.Status = "up to date"
 	}
-	if b.HostNetwork {
+	if host {
 		e.BuildNetwork = "host"
 	}
 	e.BaseSource, _ = b.Docker.Run(ctx, "image", "inspect", "-f", `{{index .Config.Labels "wirelab.base.source"}}`, m.Ref())
@@ -104,7 +133,7 @@ func (b *Builder) buildOne(ctx context.Context, m *manifest.Manifest) (Entry, er
 		e.DetectedVersion = strings.Join(docker.Lines(v), " ")
 	}
 	e.Seconds = time.Since(start).Round(100 * time.Millisecond).Seconds()
-	fmt.Fprintf(b.Progress, "images: %-10s %-10s %6.1fs  %s %s %s\n", m.Name, e.Status, e.Seconds, m.Ref(), shortID(e.ID), e.DetectedVersion)
+	fmt.Fprintf(b.progress, "images: %-10s %-10s %6.1fs  %s %s %s\n", m.Name, e.Status, e.Seconds, m.Ref(), shortID(e.ID), e.DetectedVersion)
 	return e, nil
 }
 
@@ -123,11 +152,11 @@ func (b *Builder) goBuild(ctx context.Context, m *manifest.Manifest, pkg string,
 	return nil
 }
 
-func (b *Builder) dockerBuild(ctx context.Context, m *manifest.Manifest, log io.Writer) error {
+func (b *Builder) dockerBuild(ctx context.Context, m *manifest.Manifest, log io.Writer, hostNetwork bool) error {
 	// --force-rm: a failing RUN step otherwise leaves its stopped container behind.
 	args := []string{"build", "--force-rm", "-t", m.Ref(), "-f", m.DockerfilePath(),
 		"--label", "wirelab.image=" + m.Name, "--label", "wirelab.version=" + m.Implementation.Version}
-	if b.HostNetwork {
+	if hostNetwork {
 		args = append(args, "--network", "host")
 	}
 	args = append(args, m.ContextDir())

@@ -3,8 +3,10 @@ package images
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/jsonfile"
@@ -44,7 +46,7 @@ func LoadInventory(out string) (*Inventory, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(data, inv); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", InventoryPath(out), err)
 	}
 	if inv.Images == nil {
 		inv.Images = map[string]Entry{}
@@ -56,4 +58,27 @@ func LoadInventory(out string) (*Inventory, error) {
 func (inv *Inventory) Save(out string) error {
 	inv.Updated = time.Now().UTC().Format(time.RFC3339)
 	return jsonfile.Write(InventoryPath(out), inv)
+}
+
+// Record adds e to the inventory on disk. It holds the inventory's lock from reading to writing,
+// so concurrent builds, in this process or another, never lose each other's entries.
+func Record(out string, e Entry) error {
+	path := InventoryPath(out)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return err
+	}
+	defer lock.Close() // closing releases the lock
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("%s.lock: %v", path, err)
+	}
+	inv, err := LoadInventory(out)
+	if err != nil {
+		return err
+	}
+	inv.Images[e.Name] = e
+	return inv.Save(out)
 }

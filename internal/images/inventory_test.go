@@ -1,7 +1,9 @@
 package images
 
 import (
+	"fmt"
 	"os"
+	"sync"
 	"testing"
 )
 
@@ -38,5 +40,30 @@ func TestArchiveUnreachablePatterns(t *testing.T) {
 	}
 	if archiveUnreachable.MatchString("E: Unable to locate package nosuchpkg") {
 		t.Error("a missing package is not a network problem")
+	}
+}
+
+// Builds finishing together each record their entry; none is lost to another's write.
+func TestRecordConcurrently(t *testing.T) {
+	out := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make(chan error, 30)
+	for i := range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- Record(out, Entry{Name: fmt.Sprintf("img%02d", i), Status: "built"})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	inv, err := LoadInventory(out)
+	if err != nil || len(inv.Images) != 30 {
+		t.Fatalf("%d of 30 entries (%v)", len(inv.Images), err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -48,15 +49,11 @@ func FromRefs(dockerfile []byte) []string {
 	return refs
 }
 
-// BuildOrder returns the manifests in an order where every wirelab image comes after the wirelab
-// images its Dockerfile builds FROM. want (image names) limits the result to those and their
-// dependencies; empty means all.
-func BuildOrder(all []*Manifest, want []string) ([]*Manifest, error) {
+// Deps maps each image's name to the wirelab images among all that its Dockerfile builds FROM.
+func Deps(all []*Manifest) (map[string][]*Manifest, error) {
 	byRef := map[string]*Manifest{}
-	byName := map[string]*Manifest{}
 	for _, m := range all {
 		byRef[normalizeRef(m.Ref())] = m
-		byName[m.Name] = m
 	}
 	deps := map[string][]*Manifest{}
 	for _, m := range all {
@@ -65,16 +62,32 @@ func BuildOrder(all []*Manifest, want []string) ([]*Manifest, error) {
 			return nil, &Error{File: m.File, Field: "build.dockerfile", Msg: err.Error()}
 		}
 		for _, ref := range FromRefs(data) {
-			if dep, ok := byRef[normalizeRef(ref)]; ok && dep != m {
+			if dep, ok := byRef[normalizeRef(ref)]; ok && dep != m && !slices.Contains(deps[m.Name], dep) {
 				deps[m.Name] = append(deps[m.Name], dep)
 			}
 		}
+	}
+	return deps, nil
+}
+
+// BuildOrder returns the manifests in an order where every wirelab image comes after the wirelab
+// images its Dockerfile builds FROM. want (image names) limits the result to those and their
+// dependencies; empty means all.
+func BuildOrder(all []*Manifest, want []string) ([]*Manifest, error) {
+	byName := map[string]*Manifest{}
+	for _, m := range all {
+		byName[m.Name] = m
+	}
+	deps, err := Deps(all)
+	if err != nil {
+		return nil, err
 	}
 	if len(want) == 0 {
 		for _, m := range all {
 			want = append(want, m.Name)
 		}
 	}
+	want = append([]string(nil), want...)
 	sort.Strings(want)
 	var order []*Manifest
 	state := map[string]int{} // 1 visiting, 2 done

@@ -46,6 +46,10 @@ func TestParseRejectsNamingField(t *testing.T) {
 		{"bad alpn", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: [client]}\nalpn: {quic: [h2]}", "alpn.quic[0]"},
 		{"alpn for another suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {grpcweb: [client]}\nalpn: {grpcweb: [h2]}", "alpn.grpcweb"},
 		{"h3 for an h2 server", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {h2: [server]}\nalpn: {h2: [h3]}", "alpn.h2[0]"},
+		{"used_by unknown suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nused_by: [quic, http9]", "used_by[1]"},
+		{"used_by tool", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nused_by: [tool]", "used_by[0]"},
+		{"used_by twice", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nused_by: [h2, h2]", "used_by[1]"},
+		{"used_by a suite it plays in", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {h2: [server]}\nused_by: [h2]", "used_by[0]"},
 		{"bad image ref", "name: demo\nimage: 'Not A Ref'\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "image"},
 	}
 	for _, c := range cases {
@@ -158,5 +162,29 @@ func TestRepositoryManifestsAreValid(t *testing.T) {
 	}
 	if !names["base"] || !names["endpoint"] {
 		t.Fatalf("base and endpoint manifests missing: %v", names)
+	}
+}
+
+// Deps lists each wirelab image an image builds FROM once, whatever the stages; outside images
+// (debian) are none of wirelab's.
+func TestDepsOncePerImage(t *testing.T) {
+	root := t.TempDir()
+	writeImage(t, root, "base", "debian:trixie-slim")
+	writeImage(t, root, "endpoint", "wirelab/base:latest")
+	writeImage(t, root, "two", "wirelab/base AS build\nFROM wirelab/endpoint\nFROM wirelab/base")
+	all, err := LoadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps, err := Deps(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range deps["two"] {
+		got = append(got, d.Name)
+	}
+	if strings.Join(got, ",") != "base,endpoint" || len(deps["base"]) != 0 {
+		t.Fatalf("deps %v, base %v", got, deps["base"])
 	}
 }
