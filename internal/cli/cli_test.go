@@ -76,8 +76,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"smoke", "-j", "0"},
 		{"clean", "--run-id", "../x"},
 		{"images", "nosuchimage"},
-		{"images", "--for", "nosuch"}, {"images", "--for", "tool"}, {"images", "--for", "quic", "alpha"},
-		{"images", "--for", "quic", "--servers", "nosuch"}, {"images", "--servers", "alpha"}, {"images", "-j", "0"},
+		{"images", "--for", "quic"}, {"quic", "--build-images", "2", "--servers", "nosuch"}, {"images", "nosuch"}, {"images", "-j", "0"},
 		{"fuzz"}, {"coverage"}, {"h2"}, {"grpcweb"},
 		{"report", "--runs", "quic/nosuch"}, {"report", "--traces", "some"}, {"report", "--diff", "ftp/x"},
 	} {
@@ -91,7 +90,7 @@ func TestBadInputExits2(t *testing.T) {
 func TestNoEngineExits3WithOneLine(t *testing.T) {
 	fakeRepo(t, map[string]string{"alpha": strings.ReplaceAll(okManifest, "%s", "alpha")})
 	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
-	for _, args := range [][]string{{"smoke"}, {"clean"}, {"images"}, {"images", "--for", "quic", "--servers", "alpha"}} {
+	for _, args := range [][]string{{"smoke"}, {"clean"}, {"images"}, {"images", "alpha"}} {
 		code, _, errOut := wl(args...)
 		if code != ExitEnvironment || !strings.Contains(errOut, "docker engine not reachable") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: code %d stderr %q, want exit 3 and one line", args, code, errOut)

@@ -276,3 +276,11 @@ func TestProgressLinesStayWhole(t *testing.T) {
 		}
 	}
 }
+
+func names(ms []*manifest.Manifest) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Name)
+	}
+	return out
+}
