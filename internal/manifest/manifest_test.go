@@ -46,10 +46,6 @@ func TestParseRejectsNamingField(t *testing.T) {
 		{"bad alpn", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: [client]}\nalpn: {quic: [h2]}", "alpn.quic[0]"},
 		{"alpn for another suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {grpcweb: [client]}\nalpn: {grpcweb: [h2]}", "alpn.grpcweb"},
 		{"h3 for an h2 server", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {h2: [server]}\nalpn: {h2: [h3]}", "alpn.h2[0]"},
-		{"used_by unknown suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nused_by: [quic, http9]", "used_by[1]"},
-		{"used_by tool", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nused_by: [tool]", "used_by[0]"},
-		{"used_by twice", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nused_by: [h2, h2]", "used_by[1]"},
-		{"used_by a suite it plays in", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {h2: [server]}\nused_by: [h2]", "used_by[0]"},
 		{"bad image ref", "name: demo\nimage: 'Not A Ref'\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "image"},
 	}
 	for _, c := range cases {
