@@ -26,7 +26,7 @@ type Suite struct {
 // Info implements suite.Suite. One cell at a time unless asked: parallel cells share the CPU the
 // timings depend on.
 func (*Suite) Info() suite.Info {
-	return suite.Info{Name: "bench", Make: "bench", Roles: []string{"client", "server"}, Jobs: 1, NoRepeat: true,
+	return suite.Info{Name: "bench", Make: "bench", Roles: []string{"client", "server"}, ALPN: []string{"http/1.1", "h2", "h3"}, Jobs: 1, NoRepeat: true,
 		Repeat:  "must be 1: the bench repeats with --reps (each repetition on its own seed)",
 		Summary: "protocol performance testbed: download time of 1 KB..10 MB over HTTP/1.1, h2 and h3 per server and profile"}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -173,4 +174,14 @@ func findRoot() (string, error) {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// manifests loads images/*/manifest.yml and holds them to the registered suites' schema (the
+// roles and ALPNs each suite accepts).
+func (e *env) manifests() ([]*manifest.Manifest, error) {
+	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
+	if err != nil {
+		return nil, err
+	}
+	return ms, manifest.Check(ms, e.suites.Schema())
 }

@@ -24,7 +24,7 @@ func runImages(ctx context.Context, e *env, args []string) error {
 	if *jobs < 1 {
 		return badInputf("-j %d: want at least 1", *jobs)
 	}
-	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
+	ms, err := e.manifests()
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (e *env) buildImages(ctx context.Context, order []*manifest.Manifest, out s
 
 // buildSuiteImages builds what a suite's selection starts (m.Images()) and what those build FROM.
 func (e *env) buildSuiteImages(ctx context.Context, suite string, want []string, out string, jobs int) error {
-	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
+	ms, err := e.manifests()
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/wirelab/wirelab/internal/images"
-	"github.com/wirelab/wirelab/internal/manifest"
 )
 
 // listRow is one image as `wirelab list --json` prints it.
@@ -38,7 +37,7 @@ func runList(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return badInputf("unexpected argument %q", fs.Arg(0))
 	}
-	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
+	ms, err := e.manifests()
 	if err != nil {
 		return err
 	}

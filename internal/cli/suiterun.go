@@ -139,7 +139,7 @@ func envArgs(fs *flagSet, getenv func(string) string) []string {
 
 // loadSuite reads the manifests (and --image), the sim's profiles and the suite's own input.
 func loadSuite(e *env, s suite.Suite, mf matrixFlags) (suite.Matrix, error) {
-	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
+	ms, err := e.manifests()
 	if err != nil {
 		return nil, err
 	}

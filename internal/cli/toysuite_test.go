@@ -128,7 +128,8 @@ func toyWL(t *testing.T, toy *toySuite, args ...string) (int, string) {
 // The generic path gives a registered suite its plan, journal, resume, shards, merge, baseline
 // and JUnit, with its own axis in the cell keys, folders and JUnit names.
 func TestToySuiteGetsTheGenericPath(t *testing.T) {
-	root := fakeRepo(t, map[string]string{"alpha": strings.ReplaceAll(okManifest, "%s", "alpha")})
+	// The manifests are held to the toy registry's schema: roles in the toy suite only.
+	root := fakeRepo(t, map[string]string{"alpha": "name: alpha\nimplementation: {name: impl, version: '2.0'}\nroles: {toy: [server]}\n"})
 	must(t, os.MkdirAll(filepath.Join(root, "images", "sim"), 0o755))
 	must(t, os.WriteFile(filepath.Join(root, "images", "sim", "profiles.yml"), []byte("profiles:\n  ideal: {}\n"), 0o644))
 	out := t.TempDir()

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/wirelab/wirelab/internal/manifest"
 	"github.com/wirelab/wirelab/internal/versions"
@@ -19,7 +18,7 @@ func runVersions(ctx context.Context, e *env, args []string) error {
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
-	ms, err := manifest.LoadDir(filepath.Join(e.root, "images"))
+	ms, err := e.manifests()
 	if err != nil {
 		return err
 	}

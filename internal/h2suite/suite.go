@@ -24,7 +24,7 @@ type Suite struct {
 
 // Info implements suite.Suite.
 func (*Suite) Info() suite.Info {
-	return suite.Info{Name: "h2", Make: "h2", Roles: []string{"client", "server"},
+	return suite.Info{Name: "h2", Make: "h2", Roles: []string{"client", "server"}, ALPN: []string{"h2", "http/1.1"},
 		Summary: "HTTP/2 matrix: server x section (h2spec, own flow-control cases, upload BDP, robustness probes) through the sim"}
 }
 

@@ -71,15 +71,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.File, e.Field, e.Msg)
 }
 
-// suiteRoles lists the roles each suite knows; "tool" images play free-form helper roles.
-var suiteRoles = map[string][]string{
-	"quic":    {"client", "server"},
-	"h2":      {"client", "server"},
-	"bench":   {"client", "server"}, // make bench: download times over HTTP/1.1, h2 and h3
-	"grpcweb": {"client", "server", "converter", "probe", "conformance"},
-	"tool":    nil,
-}
-
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,62}$`)
 	refRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9_./-]*(:[A-Za-z0-9_.-]+)?$`)
@@ -124,23 +115,16 @@ func (m *Manifest) validate() error {
 		return bad("roles", "missing (at least one suite with its roles)")
 	}
 	for _, suite := range sortedKeys(m.Roles) {
-		allowed, known := suiteRoles[suite]
-		if !known {
-			return bad("roles."+suite, "unknown suite (want one of %s)", strings.Join(sortedKeys(suiteRoles), ", "))
+		if !nameRE.MatchString(suite) {
+			return bad("roles."+suite, "%q is not a suite name", suite)
 		}
-		roles := m.Roles[suite]
-		if len(roles) == 0 {
+		if len(m.Roles[suite]) == 0 {
 			return bad("roles."+suite, "empty role list")
 		}
-		for i, r := range roles {
-			if allowed == nil && nameRE.MatchString(r) || contains(allowed, r) {
-				continue
+		for i, r := range m.Roles[suite] {
+			if !nameRE.MatchString(r) {
+				return bad(fmt.Sprintf("roles.%s[%d]", suite, i), "%q is not a role name", r)
 			}
-			want := "a lowercase identifier"
-			if allowed != nil {
-				want = strings.Join(allowed, ", ")
-			}
-			return bad(fmt.Sprintf("roles.%s[%d]", suite, i), "unknown role %q (want %s)", r, want)
 		}
 	}
 	for _, suite := range sortedKeys(m.Testcases) {
@@ -154,17 +138,8 @@ func (m *Manifest) validate() error {
 		}
 	}
 	for _, suite := range sortedKeys(m.ALPN) {
-		known, ok := alpnBySuite[suite]
-		if !ok {
-			return bad("alpn."+suite, "only the quic, h2 and bench suites negotiate ALPN here")
-		}
 		if len(m.ALPN[suite]) == 0 {
 			return bad("alpn."+suite, "empty list")
-		}
-		for i, a := range m.ALPN[suite] {
-			if !known[a] {
-				return bad(fmt.Sprintf("alpn.%s[%d]", suite, i), "%q: want %s", a, alpnNames[suite])
-			}
 		}
 	}
 	if err := m.validatePackages(); err != nil {
@@ -270,13 +245,54 @@ func or(s, def string) string {
 	return s
 }
 
-// alpnBySuite are the application protocols a manifest may declare per suite: QUIC's ordinary
-// cases speak hq-interop or h3; an h2 server speaks h2 and, unless it says otherwise, http/1.1
-// (the upload baseline).
-var alpnBySuite = map[string]map[string]bool{
-	"quic":  {"hq-interop": true, "h3": true},
-	"h2":    {"h2": true, "http/1.1": true},
-	"bench": {"http/1.1": true, "h2": true, "h3": true},
+
+// Schema is what the registered suites accept in manifests, by suite: the roles an image can
+// play and the application protocols it can declare ("tool" images play free-form helper roles).
+type Schema map[string]SuiteSchema
+
+// SuiteSchema is one suite's part of the schema.
+type SuiteSchema struct {
+	Roles []string
+	ALPN  []string // nil: the suite negotiates no ALPN here
 }
 
-var alpnNames = map[string]string{"quic": "hq-interop or h3", "h2": "h2 or http/1.1", "bench": "http/1.1, h2 or h3"}
+// Check holds every manifest to the registered suites' schema: a suite that is not registered,
+// a role it does not have, an ALPN it does not negotiate is an error naming file and field.
+func Check(ms []*Manifest, s Schema) error {
+	var names []string
+	for n := range s {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, m := range ms {
+		bad := func(field, format string, a ...any) error {
+			return &Error{File: m.File, Field: field, Msg: fmt.Sprintf(format, a...)}
+		}
+		for _, suite := range sortedKeys(m.Roles) {
+			if suite == "tool" {
+				continue
+			}
+			schema, known := s[suite]
+			if !known {
+				return bad("roles."+suite, "unknown suite (want one of %s, or tool)", strings.Join(names, ", "))
+			}
+			for i, r := range m.Roles[suite] {
+				if !contains(schema.Roles, r) {
+					return bad(fmt.Sprintf("roles.%s[%d]", suite, i), "unknown role %q (want %s)", r, strings.Join(schema.Roles, ", "))
+				}
+			}
+		}
+		for _, suite := range sortedKeys(m.ALPN) {
+			schema := s[suite]
+			if len(schema.ALPN) == 0 {
+				return bad("alpn."+suite, "suite %s negotiates no ALPN here", suite)
+			}
+			for i, a := range m.ALPN[suite] {
+				if !contains(schema.ALPN, a) {
+					return bad(fmt.Sprintf("alpn.%s[%d]", suite, i), "%q: want one of %s", a, strings.Join(schema.ALPN, ", "))
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -37,15 +37,10 @@ func TestParseRejectsNamingField(t *testing.T) {
 		{"no version", "name: demo\nimplementation: {name: x}\nroles: {tool: [x]}", "implementation.version"},
 		{"no impl", "name: demo\nroles: {tool: [x]}", "implementation.name"},
 		{"no roles", "name: demo\nimplementation: {name: x, version: '1'}", "roles"},
-		{"unknown suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {http9: [server]}", "roles.http9"},
-		{"unknown role", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: [client, proxy]}", "roles.quic[1]"},
 		{"empty roles", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: []}", "roles.quic"},
 		{"unknown field", "name: demo\nversion: 3\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "version"},
 		{"testcases without role", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\ntestcases: {quic: [handshake]}", "testcases.quic"},
 		{"escaping path", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}\nbuild: {context: ../..}", "build.context"},
-		{"bad alpn", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: [client]}\nalpn: {quic: [h2]}", "alpn.quic[0]"},
-		{"alpn for another suite", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {grpcweb: [client]}\nalpn: {grpcweb: [h2]}", "alpn.grpcweb"},
-		{"h3 for an h2 server", "name: demo\nimplementation: {name: x, version: '1'}\nroles: {h2: [server]}\nalpn: {h2: [h3]}", "alpn.h2[0]"},
 		{"bad image ref", "name: demo\nimage: 'Not A Ref'\nimplementation: {name: x, version: '1'}\nroles: {tool: [x]}", "image"},
 	}
 	for _, c := range cases {
@@ -182,5 +177,33 @@ func TestDepsOncePerImage(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "base,endpoint" || len(deps["base"]) != 0 {
 		t.Fatalf("deps %v, base %v", got, deps["base"])
+	}
+}
+
+// The registered suites' schema: a suite not registered, a role or an ALPN it does not have is an
+// error naming the file and the field.
+func TestCheckAgainstTheSuitesSchema(t *testing.T) {
+	schema := Schema{"quic": {Roles: []string{"client", "server"}, ALPN: []string{"hq-interop", "h3"}},
+		"h2": {Roles: []string{"client", "server"}, ALPN: []string{"h2", "http/1.1"}}, "grpcweb": {Roles: []string{"client", "converter"}}}
+	for _, c := range []struct{ name, yaml, field string }{
+		{"unknown suite", "roles: {http9: [server]}", "roles.http9"},
+		{"unknown role", "roles: {quic: [client, proxy]}", "roles.quic[1]"},
+		{"bad alpn", "roles: {quic: [client]}\nalpn: {quic: [h2]}", "alpn.quic[0]"},
+		{"alpn for a suite without", "roles: {grpcweb: [client]}\nalpn: {grpcweb: [h2]}", "alpn.grpcweb"},
+		{"h3 for an h2 server", "roles: {h2: [server]}\nalpn: {h2: [h3]}", "alpn.h2[0]"},
+	} {
+		m, err := Parse("images/demo/manifest.yml", "images/demo", []byte("name: demo\nimplementation: {name: x, version: '1'}\n"+c.yaml))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		err = Check([]*Manifest{m}, schema)
+		var me *Error
+		if !errors.As(err, &me) || me.Field != c.field || me.File != "images/demo/manifest.yml" {
+			t.Errorf("%s: %v, want field %s", c.name, err, c.field)
+		}
+	}
+	m, _ := Parse("images/demo/manifest.yml", "images/demo", []byte("name: demo\nimplementation: {name: x, version: '1'}\nroles: {quic: [client], tool: [x]}\nalpn: {quic: [h3]}"))
+	if err := Check([]*Manifest{m}, schema); err != nil {
+		t.Errorf("a valid manifest: %v", err)
 	}
 }

@@ -21,7 +21,7 @@ type Suite struct {
 
 // Info implements suite.Suite.
 func (*Suite) Info() suite.Info {
-	return suite.Info{Name: "quic", Make: "interop", Roles: []string{"client", "server"}, Details: "goodput ", ClientRows: true,
+	return suite.Info{Name: "quic", Make: "interop", Roles: []string{"client", "server"}, ALPN: []string{"hq-interop", "h3"}, Details: "goodput ", ClientRows: true,
 		Summary: "QUIC/HTTP-3 interop matrix: client x server x test case through the sim, verdicts from decrypted traces"}
 }
 

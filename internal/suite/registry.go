@@ -1,5 +1,7 @@
 package suite
 
+import "github.com/wirelab/wirelab/internal/manifest"
+
 // Registry is a list of suites: the command line's (internal/suites.All), or a test's own.
 type Registry func() []Suite
 
@@ -22,11 +24,12 @@ func (r Registry) Names() []string {
 	return out
 }
 
-// Roles are the roles an image can play in each registered suite (manifests' roles.<suite>).
-func (r Registry) Roles() map[string][]string {
-	out := map[string][]string{}
+// Schema is what the registered suites accept in manifests: each suite's roles and ALPNs.
+func (r Registry) Schema() manifest.Schema {
+	out := manifest.Schema{}
 	for _, s := range r() {
-		out[s.Info().Name] = s.Info().Roles
+		i := s.Info()
+		out[i.Name] = manifest.SuiteSchema{Roles: i.Roles, ALPN: i.ALPN}
 	}
 	return out
 }

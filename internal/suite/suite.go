@@ -32,8 +32,10 @@ type Info struct {
 	Name    string // the subcommand, out/<name>/, conformance/<name>/expected.yml
 	Make    string // the make target that runs it
 	Summary string // one line for `wirelab help` and `make help`
-	// Roles are the roles an image can play in the suite (its manifests' roles.<name>).
+	// Roles are the roles an image can play in the suite (its manifests' roles.<name>); ALPN the
+	// application protocols a manifest may declare for it (alpn.<name>; none: no ALPN here).
 	Roles []string
+	ALPN  []string
 	// Repeat says what --repeat means for the suite ("" : the generic text); NoRepeat refuses
 	// --repeat other than 1 (the suite repeats by a flag of its own).
 	Repeat   string
