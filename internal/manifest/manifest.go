@@ -245,7 +245,6 @@ func or(s, def string) string {
 	return s
 }
 
-
 // Schema is what the registered suites accept in manifests, by suite: the roles an image can
 // play and the application protocols it can declare ("tool" images play free-form helper roles).
 type Schema map[string]SuiteSchema
