@@ -182,9 +182,12 @@ func Columns(sections []*Section) []matrix.Column {
 }
 
 // Before implements suite.Matrix.
-func (m *Matrix) Before(_ context.Context, r *suite.Run, _ []matrix.Cell) error {
+func (m *Matrix) Before(ctx context.Context, r *suite.Run, todo []matrix.Cell) error {
 	m.tshark = &tshark.Tool{Docker: r.Run.Docker}
-	return nil
+	if len(todo) == 0 {
+		return nil
+	}
+	return m.tshark.Serve(ctx, r.Run.Dir, r.Run.Labels()) // one tshark container for the run's traces
 }
 
 // After implements suite.Matrix: the upload table (upload.csv) from the upload cells' traces.
@@ -193,6 +196,7 @@ func (m *Matrix) After(ctx context.Context, r *suite.Run, results []matrix.Resul
 		m.tshark = &tshark.Tool{Docker: r.Run.Docker}
 	}
 	m.uploads = UploadRows(ctx, m.tshark, m.sections, results)
+	m.tshark.Close()
 	if len(m.uploads) > 0 {
 		if err := WriteUploadCSV(filepath.Join(r.Run.Dir, "upload.csv"), m.uploads); err != nil {
 			return nil, err

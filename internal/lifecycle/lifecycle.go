@@ -124,12 +124,22 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	}
 	defer release()
 	_ = cell.WriteRerun(l.Rerun)
+	// The cell comes down (logs saved, containers and networks removed) while the verdict reads
+	// the sealed evidence: nothing of the cell writes any more, and the verdict reads only files.
+	closed := make(chan error, 1)
+	closing := false
+	closeCell := func() {
+		if !closing {
+			closing = true
+			go func() { closed <- cell.Close() }()
+		}
+	}
 	defer func() {
-		steps.mark("verdict")
-		if err := cell.Close(); err != nil && res.Reason == "" {
+		closeCell()
+		if err := <-closed; err != nil && res.Reason == "" {
 			res.Result, res.Reason = matrix.Failed, err.Error()
 		}
-		steps.mark("down")
+		steps.mark("verdict+down")
 	}()
 	steps.mark("allocate")
 	exits, err := cell.WatchExits(ctx, time.Now().Add(-time.Second))
@@ -193,6 +203,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 		return fail("%s", why)
 	}
 	steps.mark("fence")
+	closeCell()
 	ev := Evidence{Dir: dir, ClientExit: code, ClientWords: words}
 	if err := jsonfile.Write(filepath.Join(dir, EvidenceFile), ev); err != nil {
 		return fail("%v", err)

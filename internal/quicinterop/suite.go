@@ -156,6 +156,11 @@ func (m *Matrix) Before(ctx context.Context, r *suite.Run, todo []matrix.Cell) e
 	if m.trace == nil {
 		m.trace = QuicTrace{Tshark: m.traceTool}
 	}
+	if len(todo) > 0 { // one tshark container for the run's verdicts
+		if err := m.traceTool.Serve(ctx, r.Run.Dir, r.Run.Labels()); err != nil {
+			return err
+		}
+	}
 	var clients, servers []Impl
 	seen := map[string]bool{}
 	for _, c := range todo {
@@ -182,6 +187,9 @@ func (m *Matrix) Summary(_ *suite.Run, results []matrix.Result) any {
 
 // After implements suite.Matrix: QUIC cells are judged one by one.
 func (m *Matrix) After(_ context.Context, _ *suite.Run, results []matrix.Result) ([]matrix.Result, error) {
+	if m.traceTool != nil {
+		m.traceTool.Close()
+	}
 	return results, nil
 }
 

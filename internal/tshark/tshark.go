@@ -21,6 +21,8 @@ const Image = "wirelab/tshark:latest"
 // Tool runs tshark in the wirelab/tshark image through the docker CLI.
 type Tool struct {
 	Docker *docker.CLI // default docker.New()
+	server string      // the serving container (Serve), "" when each pass runs a container of its own
+	served string      // the folder it has, at the same path
 	Image  string      // default Image
 }
 
@@ -44,10 +46,12 @@ func (r *Tool) Available(ctx context.Context) error {
 	return err
 }
 
-// mounts maps host files to container paths: one read-only mount per distinct directory.
+// mounts maps host files to container paths: one read-only mount per distinct directory, none
+// for a file under the folder a serving container has (Serve) at the same path.
 type mounts struct {
-	args []string
-	dirs map[string]string
+	args   []string
+	dirs   map[string]string
+	served string
 }
 
 func (m *mounts) path(host string) (string, error) {
@@ -57,6 +61,9 @@ func (m *mounts) path(host string) (string, error) {
 	}
 	if _, err := os.Stat(abs); err != nil {
 		return "", err
+	}
+	if under(abs, m.served) {
+		return abs, nil
 	}
 	dir, base := filepath.Dir(abs), filepath.Base(abs)
 	if m.dirs == nil {
@@ -71,20 +78,64 @@ func (m *mounts) path(host string) (string, error) {
 	return c + "/" + base, nil
 }
 
+// under reports whether path lies in dir ("" is no folder).
+func under(path, dir string) bool {
+	return dir != "" && (path == dir || strings.HasPrefix(path, dir+string(filepath.Separator)))
+}
+
+// Serve starts one long-lived tshark container (no network, as the calling user) with dir
+// mounted at its own path, labelled with labels: every tshark and editcap pass over files under
+// dir then runs in it (docker exec) instead of in a container of its own, which saves a
+// container's creation, start and removal per pass — a second or more per cell on a loaded
+// machine. Close removes it; the run's cleanup removes it too (labels).
+func (r *Tool) Serve(ctx context.Context, dir string, labels []string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	args := append([]string{"run", "-d", "--network", "none", "--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid()),
+		"-e", "HOME=/tmp", "-v", abs + ":" + abs}, labels...)
+	id, err := r.cli().Run(ctx, append(args, "--entrypoint", "sleep", r.image(), "infinity")...)
+	if err != nil {
+		return fmt.Errorf("tshark: serving %s: %w", abs, err)
+	}
+	r.server, r.served = strings.TrimSpace(id), abs
+	return nil
+}
+
+// Close removes the serving container (Serve), if any.
+func (r *Tool) Close() {
+	if r.server != "" {
+		_, _ = r.cli().Run(context.Background(), "rm", "-f", r.server)
+		r.server, r.served = "", ""
+	}
+}
+
+// command is the docker command that runs tool (tshark or editcap) with args: in the serving
+// container when every file the pass reads or writes is under its folder (m holds no mount),
+// else in a network-less container of its own with m's mounts and extra docker options.
+func (r *Tool) command(m *mounts, tool string, dockerOpts, args []string) []string {
+	if r.server != "" && len(m.args) == 0 {
+		return append([]string{"exec", r.server, tool}, args...)
+	}
+	all := append(append([]string{"run", "--rm", "--network", "none"}, dockerOpts...), m.args...)
+	return append(append(all, "--entrypoint", tool, r.image()), args...)
+}
+
 // Fields runs tshark over a trace (a pcapng with its secrets embedded, see InjectSecrets) and
 // returns one line per packet matching filter: the fields tab-separated, several occurrences
 // of a field in one packet (HTTP/2 frames sharing a TCP segment) joined by '|'.
 func (r *Tool) Fields(ctx context.Context, pcap, filter string, fields ...string) (string, error) {
-	var m mounts
+	m := mounts{served: r.served}
 	cp, err := m.path(pcap)
 	if err != nil {
 		return "", fmt.Errorf("trace: %w", err)
 	}
-	args := append([]string{"run", "--rm", "--network", "none"}, m.args...)
-	args = append(args, r.image(), "-r", cp, "-n", "-Y", filter, "-T", "fields", "-E", "aggregator=|")
+	targs := []string{"-r", cp, "-n", "-Y", filter, "-T", "fields", "-E", "aggregator=|"}
 	for _, f := range fields {
-		args = append(args, "-e", f)
+		targs = append(targs, "-e", f)
 	}
+	args := r.command(&m, "tshark", nil, targs)
 	var out, errb bytes.Buffer
 	cmd := r.cli().Cmd(ctx, args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -97,7 +148,7 @@ func (r *Tool) Fields(ctx context.Context, pcap, filter string, fields ...string
 // InjectSecrets writes out (pcapng) = in with the TLS keylog embedded as a Decryption Secrets
 // Block (`editcap --inject-secrets tls,<keylog> in out`), so Wireshark opens it decrypted.
 func (r *Tool) InjectSecrets(ctx context.Context, in, keylog, out string) error {
-	var m mounts
+	m := mounts{served: r.served}
 	ci, err := m.path(in)
 	if err != nil {
 		return fmt.Errorf("trace: %w", err)
@@ -110,9 +161,14 @@ func (r *Tool) InjectSecrets(ctx context.Context, in, keylog, out string) error 
 	if err != nil {
 		return err
 	}
-	args := append([]string{"run", "--rm", "--network", "none", "--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}, m.args...)
-	args = append(args, "-v", filepath.Dir(outAbs)+":/out", "--entrypoint", "editcap", r.image(),
-		"--inject-secrets", "tls,"+ck, ci, "/out/"+filepath.Base(outAbs))
+	co := "/out/" + filepath.Base(outAbs)
+	opts := []string{"--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}
+	if under(outAbs, r.served) {
+		co = outAbs
+	} else {
+		opts = append(opts, "-v", filepath.Dir(outAbs)+":/out")
+	}
+	args := r.command(&m, "editcap", opts, []string{"--inject-secrets", "tls," + ck, ci, co})
 	if _, err := r.cli().Run(ctx, args...); err != nil {
 		return fmt.Errorf("inject secrets: %w", err)
 	}
@@ -169,7 +225,7 @@ func (r *Tool) Exec(ctx context.Context, pcap, keylog string, stdout io.Writer, 
 
 // dockerArgs is the full `docker ...` argument list of Exec, and the mounts it makes.
 func (r *Tool) dockerArgs(pcap, keylog string, extra []string) ([]string, *mounts, error) {
-	var m mounts
+	m := mounts{served: r.served}
 	cp, err := m.path(pcap)
 	if err != nil {
 		return nil, nil, fmt.Errorf("trace: %w", err)
@@ -182,9 +238,7 @@ func (r *Tool) dockerArgs(pcap, keylog string, extra []string) ([]string, *mount
 		}
 		args = append(args, "-o", "tls.keylog_file:"+ck)
 	}
-	all := append([]string{"run", "--rm", "--network", "none"}, m.args...)
-	all = append(append(append(all, r.image()), args...), extra...)
-	return all, &m, nil
+	return r.command(&m, "tshark", nil, append(args, extra...)), &m, nil
 }
 
 // tsharkError is tshark's complaint as one line: from its last "tshark:" line on (a damaged
