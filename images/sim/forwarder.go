@@ -63,6 +63,10 @@ type release struct {
 	out tunDev
 	to  int // the side it leaves towards (for the capture)
 	buf []byte
+	// stale: the engine corrupted the packet and left its transport checksum wrong on purpose,
+	// for the receiver to drop it. It is written alone: in a GSO batch the kernel would compute
+	// its checksum afresh and deliver it corrupted.
+	stale bool
 }
 
 type releaseHeap []release
@@ -107,6 +111,9 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 	from, to := sides(dir)
 	for {
 		n, err := dev.read(rbuf)
+		if n == 0 && err == nil {
+			return // end of file: the device is gone (a TUN read never returns an empty packet)
+		}
 		if err != nil {
 			f.mu.Lock()
 			f.io.ReadErrors++
@@ -140,10 +147,10 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 			}
 			d := f.emu.Process(f.now(), dir, p.info)
 			if !d.Drop {
-				p.apply(d)
-				f.push(d.ReleaseAt, dev, to, buf)
+				stale := p.apply(d)
+				f.push(release{at: d.ReleaseAt, out: dev, to: to, buf: buf, stale: stale})
 				if d.Duplicate != nil {
-					f.push(d.Duplicate.ReleaseAt, dev, to, append([]byte(nil), buf...))
+					f.push(release{at: d.Duplicate.ReleaseAt, out: dev, to: to, buf: append([]byte(nil), buf...), stale: stale})
 				}
 			}
 		}
@@ -159,10 +166,11 @@ func (f *forwarder) packets(dev tunDev, b []byte) ([][]byte, error) {
 	return splitVnet(b, func(n int) []byte { return make([]byte, n) })
 }
 
-// push queues a packet for release; the caller holds mu.
-func (f *forwarder) push(at time.Duration, out tunDev, to int, buf []byte) {
+// push queues a packet for release (r.seq is set here); the caller holds mu.
+func (f *forwarder) push(r release) {
 	f.seq++
-	heap.Push(&f.pending, release{at: at, seq: f.seq, out: out, to: to, buf: buf})
+	r.seq = f.seq
+	heap.Push(&f.pending, r)
 }
 
 // writeLoop releases packets when their time comes. Go's timers ride on the netpoller, whose
@@ -197,17 +205,8 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 		writes = 0
 		f.mu.Unlock()
 		for i := 0; i < len(due); {
-			n := 1
-			if due[i].out.vnet {
-				run = run[:0]
-				for _, r := range due[i:] {
-					if r.out != due[i].out || len(run) == maxCoalesce {
-						break
-					}
-					run = append(run, r.buf)
-				}
-				n = runLength(run)
-			}
+			var n int
+			run, n = batchRun(due[i:], run)
 			for _, r := range due[i : i+n] {
 				f.traces[r.to].write(time.Now(), r.buf) // as the engine releases it
 			}
@@ -250,6 +249,26 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 			unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
 		}
 	}
+}
+
+// batchRun returns how many releases from due[0] on go out in one write, and in run their
+// packets when that is a GSO batch: packets for the same offloading device that runLength
+// accepts, none with a stale checksum (a batch's checksums are the kernel's, not the packets').
+func batchRun(due []release, run [][]byte) ([][]byte, int) {
+	run = run[:0]
+	if !due[0].out.vnet {
+		return run, 1
+	}
+	for _, r := range due {
+		if r.out != due[0].out || r.stale || len(run) == maxCoalesce {
+			break
+		}
+		run = append(run, r.buf)
+	}
+	if len(run) == 0 { // due[0] itself is stale
+		return run, 1
+	}
+	return run, runLength(run)
 }
 
 // stats returns the engine's counters plus the I/O layer's.
