@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wirelab/wirelab/internal/netem"
+	"github.com/wirelab/wirelab/internal/simstats"
 )
 
 // forwarder moves packets between the TUN devices and the engine. Two readers (one per side)
@@ -26,6 +27,7 @@ type forwarder struct {
 	pending releaseHeap
 	seq     uint64
 	io      ioStats
+	frozen  bool // the sim is stopping: the engine decides nothing more (stats.json is final)
 
 	lateness latency // how late packets left versus their release time (writer only)
 
@@ -47,15 +49,8 @@ func sides(dir netem.Direction) (from, to int) {
 	return sideServer, sideClient
 }
 
-// ioStats counts what the I/O layer itself saw go wrong (write errors, short packets).
-type ioStats struct {
-	WriteErrors uint64         `json:"write_errors"`
-	ReadErrors  uint64         `json:"read_errors"`
-	Foreign     uint64         `json:"dropped_foreign_destination"`
-	Reads       uint64         `json:"reads"`  // read(2)s: fewer than packets in when the kernel hands over GSO batches
-	Writes      uint64         `json:"writes"` // write(2)s: fewer than packets out when releases are coalesced
-	Lateness    latencySummary `json:"release_lateness"`
-}
+// ioStats counts what the I/O layer itself saw (write errors, short packets, syscalls).
+type ioStats = simstats.IO
 
 type release struct {
 	at  time.Duration
@@ -138,6 +133,10 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 			}
 		}
 		f.mu.Lock()
+		if f.frozen {
+			f.mu.Unlock()
+			continue
+		}
 		f.io.Reads++
 		for _, buf := range pkts {
 			p := parsePacket(buf)
@@ -271,11 +270,20 @@ func batchRun(due []release, run [][]byte) ([][]byte, int) {
 	return run, runLength(run)
 }
 
-// stats returns the engine's counters plus the I/O layer's.
-func (f *forwarder) stats() (netem.Stats, ioStats, time.Duration) {
+// snapshot returns stats.json's content: the engine's counters plus the I/O layer's. A final
+// snapshot also freezes the engine: what the readers get from then on is neither decided nor
+// counted, so the counters in the final stats.json are the last ones.
+func (f *forwarder) snapshot(final bool) simstats.Stats {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	io := f.io
-	io.Lateness = f.lateness.summary()
-	return f.emu.Stats(), io, f.now()
+	f.frozen = f.frozen || final
+	elapsed := f.now()
+	s := simstats.Stats{Stats: f.emu.Stats(), Seconds: elapsed.Seconds(), IO: f.io, Final: final,
+		Written: time.Now().UTC().Format(time.RFC3339Nano)}
+	s.IO.Lateness = f.lateness.summary()
+	if secs := elapsed.Seconds(); secs > 0 {
+		s.RateToServerMbps = float64(s.ToServer.BytesOut) * 8 / secs / 1e6
+		s.RateToClientMbps = float64(s.ToClient.BytesOut) * 8 / secs / 1e6
+	}
+	return s
 }

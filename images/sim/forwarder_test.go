@@ -144,3 +144,38 @@ func forward(t *testing.T, params netem.Params, seed uint64, pkts [][]byte) forw
 	}
 	return out
 }
+
+// A final snapshot (the one stats.json gets when the sim stops) freezes the engine: a packet
+// read afterwards is neither decided nor counted, so the final counters are the last ones.
+func TestFinalSnapshotFreezesTheEngine(t *testing.T) {
+	f := newForwarder(newEngine(t, netem.Params{}, 1), []netip.Prefix{netip.MustParsePrefix("198.18.0.0/15")})
+	pkt := flowPackets(t, protoUDP, false, 1, 100, 100)[0]
+	f.readOne(t, pkt) // before: the packet is decided and counted, and nothing is final
+	live := f.snapshot(false)
+	if live.Final || live.ToServer.PacketsIn != 1 || live.IO.Reads != 1 {
+		t.Fatalf("live snapshot: final %v, %d in, %d reads", live.Final, live.ToServer.PacketsIn, live.IO.Reads)
+	}
+	final := f.snapshot(true)
+	f.readOne(t, pkt)
+	after := f.snapshot(true)
+	if !final.Final || after.ToServer != final.ToServer || after.IO.Reads != final.IO.Reads {
+		t.Fatalf("after the final snapshot the engine still counted: %+v, then %+v", final.ToServer, after.ToServer)
+	}
+}
+
+// readOne has readLoop read pkt from a device of its own and returns once the reader has seen
+// the device end after it, so the packet has gone through the reader.
+func (f *forwarder) readOne(t *testing.T, pkt []byte) {
+	t.Helper()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fds[0])
+	defer unix.Close(fds[1])
+	if _, err := unix.Writev(fds[1], [][]byte{noVnetHdr[:], pkt}); err != nil {
+		t.Fatal(err)
+	}
+	_ = unix.Shutdown(fds[1], unix.SHUT_WR) // the reader gets the packet, then the end
+	f.readLoop(tunDev{fd: fds[0], vnet: true}, netem.ToServer)
+}
