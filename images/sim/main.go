@@ -62,7 +62,11 @@ func run() error {
 	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
 	offload := flag.Bool("offload", env("SIM_OFFLOAD", "1") == "1", "GSO batches through the TUN devices (vnet headers) and GRO on the sim's interfaces")
 	engine := flag.String("engine", env("SIM_ENGINE", "userspace"), "userspace (the emulator) or kernel (plain forwarding, no impairment: the machine's limit for make sim-check)")
+	lag := flag.Bool("lag", false, "measure the machine instead: sample scheduling lag until SIGTERM, then print it as JSON (make sim-check)")
 	flag.Parse()
+	if *lag {
+		return sampleLag()
+	}
 	// The release writer pins one P (see writeLoop) and the two readers block in read(2); spare Ps
 	// let a reader returning from its syscall find one at once instead of queueing for it.
 	runtime.GOMAXPROCS(runtime.NumCPU() + 3)
