@@ -11,7 +11,9 @@ import (
 // splitVnet, as a NIC's GRO would merge them: packets of one flow, back to back, whose headers
 // the kernel's segmentation reproduces exactly (same addresses, ports, TTL, traffic class, IPv4
 // IDs counting up, contiguous TCP sequence numbers, identical TCP options), all of one payload
-// size but the last. The receiver gets exactly the wire packets the pcap shows.
+// size but the last. The kernel computes each segment's checksum, so a packet whose checksum the
+// engine left stale on purpose (default-mode corruption) never joins a batch (forwarder.go
+// batchRun). The receiver gets exactly the wire packets the pcap shows.
 
 const maxCoalesce = 64 // segments per batch (the kernel accepts up to 64 KB either way)
 
@@ -46,6 +48,9 @@ func headOf(b []byte) gsoHead {
 	}
 	switch {
 	case h.proto == protoUDP && len(b) > h.l4+8:
+		if !h.v6 && binary.BigEndian.Uint16(b[h.l4+6:]) == 0 {
+			return gsoHead{} // IPv4 UDP without a checksum: the kernel's segmentation would add one
+		}
 		h.hdr = h.l4 + 8
 	case h.proto == protoTCP && len(b) >= h.l4+20:
 		h.hdr = h.l4 + int(b[h.l4+12]>>4)*4

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/wirelab/wirelab/internal/netem"
+	"github.com/wirelab/wirelab/internal/simstats"
 )
 
 // forwarder moves packets between the TUN devices and the engine. Two readers (one per side)
@@ -26,6 +27,7 @@ type forwarder struct {
 	pending releaseHeap
 	seq     uint64
 	io      ioStats
+	frozen  bool // the sim is stopping: the engine decides nothing more (stats.json is final)
 
 	lateness latency // how late packets left versus their release time (writer only)
 
@@ -47,15 +49,8 @@ func sides(dir netem.Direction) (from, to int) {
 	return sideServer, sideClient
 }
 
-// ioStats counts what the I/O layer itself saw go wrong (write errors, short packets).
-type ioStats struct {
-	WriteErrors uint64         `json:"write_errors"`
-	ReadErrors  uint64         `json:"read_errors"`
-	Foreign     uint64         `json:"dropped_foreign_destination"`
-	Reads       uint64         `json:"reads"`  // read(2)s: fewer than packets in when the kernel hands over GSO batches
-	Writes      uint64         `json:"writes"` // write(2)s: fewer than packets out when releases are coalesced
-	Lateness    latencySummary `json:"release_lateness"`
-}
+// ioStats counts what the I/O layer itself saw (write errors, short packets, syscalls).
+type ioStats = simstats.IO
 
 type release struct {
 	at  time.Duration
@@ -63,6 +58,10 @@ type release struct {
 	out tunDev
 	to  int // the side it leaves towards (for the capture)
 	buf []byte
+	// stale: the engine corrupted the packet and left its transport checksum wrong on purpose,
+	// for the receiver to drop it. It is written alone: in a GSO batch the kernel would compute
+	// its checksum afresh and deliver it corrupted.
+	stale bool
 }
 
 type releaseHeap []release
@@ -107,6 +106,9 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 	from, to := sides(dir)
 	for {
 		n, err := dev.read(rbuf)
+		if n == 0 && err == nil {
+			return // end of file: the device is gone (a TUN read never returns an empty packet)
+		}
 		if err != nil {
 			f.mu.Lock()
 			f.io.ReadErrors++
@@ -131,6 +133,10 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 			}
 		}
 		f.mu.Lock()
+		if f.frozen {
+			f.mu.Unlock()
+			continue
+		}
 		f.io.Reads++
 		for _, buf := range pkts {
 			p := parsePacket(buf)
@@ -140,10 +146,10 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 			}
 			d := f.emu.Process(f.now(), dir, p.info)
 			if !d.Drop {
-				p.apply(d)
-				f.push(d.ReleaseAt, dev, to, buf)
+				stale := p.apply(d)
+				f.push(release{at: d.ReleaseAt, out: dev, to: to, buf: buf, stale: stale})
 				if d.Duplicate != nil {
-					f.push(d.Duplicate.ReleaseAt, dev, to, append([]byte(nil), buf...))
+					f.push(release{at: d.Duplicate.ReleaseAt, out: dev, to: to, buf: append([]byte(nil), buf...), stale: stale})
 				}
 			}
 		}
@@ -159,10 +165,11 @@ func (f *forwarder) packets(dev tunDev, b []byte) ([][]byte, error) {
 	return splitVnet(b, func(n int) []byte { return make([]byte, n) })
 }
 
-// push queues a packet for release; the caller holds mu.
-func (f *forwarder) push(at time.Duration, out tunDev, to int, buf []byte) {
+// push queues a packet for release (r.seq is set here); the caller holds mu.
+func (f *forwarder) push(r release) {
 	f.seq++
-	heap.Push(&f.pending, release{at: at, seq: f.seq, out: out, to: to, buf: buf})
+	r.seq = f.seq
+	heap.Push(&f.pending, r)
 }
 
 // writeLoop releases packets when their time comes. Go's timers ride on the netpoller, whose
@@ -197,17 +204,8 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 		writes = 0
 		f.mu.Unlock()
 		for i := 0; i < len(due); {
-			n := 1
-			if due[i].out.vnet {
-				run = run[:0]
-				for _, r := range due[i:] {
-					if r.out != due[i].out || len(run) == maxCoalesce {
-						break
-					}
-					run = append(run, r.buf)
-				}
-				n = runLength(run)
-			}
+			var n int
+			run, n = batchRun(due[i:], run)
 			for _, r := range due[i : i+n] {
 				f.traces[r.to].write(time.Now(), r.buf) // as the engine releases it
 			}
@@ -252,11 +250,40 @@ func (f *forwarder) writeLoop(stop <-chan struct{}) {
 	}
 }
 
-// stats returns the engine's counters plus the I/O layer's.
-func (f *forwarder) stats() (netem.Stats, ioStats, time.Duration) {
+// batchRun returns how many releases from due[0] on go out in one write, and in run their
+// packets when that is a GSO batch: packets for the same offloading device that runLength
+// accepts, none with a stale checksum (a batch's checksums are the kernel's, not the packets').
+func batchRun(due []release, run [][]byte) ([][]byte, int) {
+	run = run[:0]
+	if !due[0].out.vnet {
+		return run, 1
+	}
+	for _, r := range due {
+		if r.out != due[0].out || r.stale || len(run) == maxCoalesce {
+			break
+		}
+		run = append(run, r.buf)
+	}
+	if len(run) == 0 { // due[0] itself is stale
+		return run, 1
+	}
+	return run, runLength(run)
+}
+
+// snapshot returns stats.json's content: the engine's counters plus the I/O layer's. A final
+// snapshot also freezes the engine: what the readers get from then on is neither decided nor
+// counted, so the counters in the final stats.json are the last ones.
+func (f *forwarder) snapshot(final bool) simstats.Stats {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	io := f.io
-	io.Lateness = f.lateness.summary()
-	return f.emu.Stats(), io, f.now()
+	f.frozen = f.frozen || final
+	elapsed := f.now()
+	s := simstats.Stats{Stats: f.emu.Stats(), Seconds: elapsed.Seconds(), IO: f.io, Final: final,
+		Written: time.Now().UTC().Format(time.RFC3339Nano)}
+	s.IO.Lateness = f.lateness.summary()
+	if secs := elapsed.Seconds(); secs > 0 {
+		s.RateToServerMbps = float64(s.ToServer.BytesOut) * 8 / secs / 1e6
+		s.RateToClientMbps = float64(s.ToClient.BytesOut) * 8 / secs / 1e6
+	}
+	return s
 }

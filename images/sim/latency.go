@@ -3,6 +3,8 @@ package main
 import (
 	"sync"
 	"time"
+
+	"github.com/wirelab/wirelab/internal/simstats"
 )
 
 // latency is a histogram of release lateness in 10 µs buckets up to 10 ms: evidence of how
@@ -12,13 +14,6 @@ type latency struct {
 	buckets [1001]uint64
 	n       uint64
 	max     time.Duration
-}
-
-type latencySummary struct {
-	Packets uint64  `json:"packets"`
-	P50Us   float64 `json:"p50_us"`
-	P99Us   float64 `json:"p99_us"`
-	MaxUs   float64 `json:"max_us"`
 }
 
 func (l *latency) add(d time.Duration) {
@@ -31,10 +26,10 @@ func (l *latency) add(d time.Duration) {
 	l.mu.Unlock()
 }
 
-func (l *latency) summary() latencySummary {
+func (l *latency) summary() simstats.Lateness {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := latencySummary{Packets: l.n, MaxUs: float64(l.max.Microseconds())}
+	s := simstats.Lateness{Packets: l.n, MaxUs: float64(l.max.Microseconds())}
 	q := func(p float64) float64 {
 		target := uint64(p * float64(l.n))
 		var acc uint64

@@ -27,6 +27,7 @@ import (
 	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/netem"
 	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/simstats"
 )
 
 func main() {
@@ -61,7 +62,11 @@ func run() error {
 	readyPort := flag.Int("ready-port", 57832, "TCP port opened once the engine forwards")
 	offload := flag.Bool("offload", env("SIM_OFFLOAD", "1") == "1", "GSO batches through the TUN devices (vnet headers) and GRO on the sim's interfaces")
 	engine := flag.String("engine", env("SIM_ENGINE", "userspace"), "userspace (the emulator) or kernel (plain forwarding, no impairment: the machine's limit for make sim-check)")
+	lag := flag.Bool("lag", false, "measure the machine instead: sample scheduling lag until SIGTERM, then print it as JSON (make sim-check)")
 	flag.Parse()
+	if *lag {
+		return sampleLag()
+	}
 	// The release writer pins one P (see writeLoop) and the two readers block in read(2); spare Ps
 	// let a reader returning from its syscall find one at once instead of queueing for it.
 	runtime.GOMAXPROCS(runtime.NumCPU() + 3)
@@ -127,17 +132,25 @@ func run() error {
 			}
 		}
 	}
-	stop := make(chan struct{})
+	stop, writerDone, tickerDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go fwd.readLoop(tuns["client"], netem.ToServer)
 	go fwd.readLoop(tuns["server"], netem.ToClient)
-	go fwd.writeLoop(stop)
+	go func() { defer close(writerDone); fwd.writeLoop(stop) }()
 
-	statsPath := filepath.Join(*logs, "stats.json")
+	statsPath := filepath.Join(*logs, simstats.File)
 	go func() {
-		for range time.Tick(time.Second) {
-			_ = writeStats(statsPath, fwd)
-			fwd.traces[sideClient].flush()
-			fwd.traces[sideServer].flush()
+		defer close(tickerDone)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				_ = writeStats(statsPath, fwd.snapshot(false))
+				fwd.traces[sideClient].flush()
+				fwd.traces[sideServer].flush()
+			}
 		}
 	}()
 
@@ -151,18 +164,22 @@ func run() error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	<-sigs
+	// The order makes stats.json's final mark true: the writer and the periodic rewrite stop,
+	// the engine is frozen, the traces are sealed, and only then are the last counters written.
 	close(stop)
+	<-writerDone
+	<-tickerDone
+	final := fwd.snapshot(true)
 	if *captureOn {
 		if err := sealTraces(*logs, fwd.traces); err != nil {
 			return err
 		}
 	}
-	if err := writeStats(statsPath, fwd); err != nil {
+	if err := writeStats(statsPath, final); err != nil {
 		return err
 	}
-	st, _, elapsed := fwd.stats()
-	fmt.Printf("sim: stopped after %s: to-server %d in / %d out, to-client %d in / %d out\n",
-		elapsed.Round(time.Millisecond), st.ToServer.PacketsIn, st.ToServer.PacketsOut, st.ToClient.PacketsIn, st.ToClient.PacketsOut)
+	fmt.Printf("sim: stopped after %.3fs: to-server %d in / %d out, to-client %d in / %d out\n",
+		final.Seconds, final.ToServer.PacketsIn, final.ToServer.PacketsOut, final.ToClient.PacketsIn, final.ToClient.PacketsOut)
 	return nil
 }
 

@@ -112,23 +112,27 @@ func skipIPv6Extensions(buf []byte) (uint8, int) {
 // checksum to catch (the kernel drops the packet); a flip with FixChecksum (the profile's
 // corrupt_deliver, as upstream's corrupt-rate) gets the UDP/TCP checksum recomputed over the
 // corrupted segment, so the endpoint receives the packet and its QUIC stack must reject it.
-func (p *packet) apply(d netem.Decision) {
+// It reports whether it left the transport checksum stale (the packet must reach the receiver
+// as it is, never in a GSO batch whose checksums the kernel computes).
+func (p *packet) apply(d netem.Decision) (stale bool) {
 	if d.Rewrite != nil && p.l4 != 0 {
 		p.setEndpoints(d.Rewrite.Src, d.Rewrite.Dst)
 	}
 	if d.MarkCE {
 		p.markCE()
 	}
-	fix := false
+	flipped, fix := false, false
 	for _, f := range d.Corrupt {
 		if f.Offset >= 0 && f.Offset < len(p.buf) {
 			p.buf[f.Offset] ^= f.Mask
-			fix = fix || f.FixChecksum
+			flipped, fix = true, fix || f.FixChecksum
 		}
 	}
 	if fix && p.l4 != 0 {
 		p.transportChecksum()
+		return false
 	}
+	return flipped
 }
 
 func (p *packet) setEndpoints(src, dst netip.AddrPort) {

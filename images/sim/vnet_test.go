@@ -112,6 +112,7 @@ func TestRunLengthStops(t *testing.T) {
 		{"other TTL", protoUDP, func(p [][]byte) { p[2][8] = 63 }, 2},
 		{"FIN", protoTCP, func(p [][]byte) { p[1][33] |= 0x01 }, 1},
 		{"other TCP timestamp", protoTCP, func(p [][]byte) { p[4][47] = 1 }, 4},
+		{"IPv4 UDP without a checksum", protoUDP, func(p [][]byte) { p[2][26], p[2][27] = 0, 0 }, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

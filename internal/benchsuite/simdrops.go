@@ -1,12 +1,6 @@
 package benchsuite
 
-import (
-	"encoding/json"
-	"fmt"
-	"os"
-
-	"github.com/wirelab/wirelab/internal/netem"
-)
+import "github.com/wirelab/wirelab/internal/simstats"
 
 // SimDrops are the packets the sim dropped towards the client (the download direction) during
 // one repetition, by cause: its queue overflowing (the link's buffer: what a congestion control
@@ -16,16 +10,12 @@ type SimDrops struct {
 	Loss  uint64 `json:"loss"`
 }
 
-// ReadSimDrops reads them from the sim's final stats.json (written when the sim stopped, so
-// only after the repetition was fenced).
+// ReadSimDrops reads them from the sim's final stats.json at path (written when the sim
+// stopped, so only after the repetition was fenced); a live one is refused.
 func ReadSimDrops(path string) (SimDrops, error) {
-	data, err := os.ReadFile(path)
+	st, err := simstats.ReadFile(path)
 	if err != nil {
 		return SimDrops{}, err
-	}
-	var st netem.Stats
-	if err := json.Unmarshal(data, &st); err != nil {
-		return SimDrops{}, fmt.Errorf("%s: %v", path, err)
 	}
 	d := st.ToClient.Dropped
 	return SimDrops{Queue: d.Queue, Loss: d.Loss + d.GELoss}, nil

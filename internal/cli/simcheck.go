@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wirelab/wirelab/internal/profile"
+	"github.com/wirelab/wirelab/internal/schedlag"
 	"github.com/wirelab/wirelab/internal/simcheck"
 	"github.com/wirelab/wirelab/internal/topology"
 )
@@ -22,11 +23,14 @@ type scenarioResult struct {
 	Profile  string                     `json:"profile"`
 	Expected simcheck.Expected          `json:"expected"`
 	Probes   map[string]json.RawMessage `json:"probes"`
-	Checks   []simcheck.Check           `json:"checks"`
-	Capacity []capacityResult           `json:"capacity,omitempty"`
-	SimStats json.RawMessage            `json:"sim_stats,omitempty"`
-	Error    string                     `json:"error,omitempty"`
-	Rerun    string                     `json:"rerun"`
+	Machine  *schedlag.Summary          `json:"machine,omitempty"` // scheduling lag measured next to the RTT probes
+	// MachineError says why the machine was not measured (then no failure is excused).
+	MachineError string           `json:"machine_error,omitempty"`
+	Checks       []simcheck.Check `json:"checks"`
+	Capacity     []capacityResult `json:"capacity,omitempty"`
+	SimStats     json.RawMessage  `json:"sim_stats,omitempty"`
+	Error        string           `json:"error,omitempty"`
+	Rerun        string           `json:"rerun"`
 }
 
 // capacityResult is one capacity flow's rate: what the README's capacity table reports.
@@ -44,6 +48,7 @@ type simCheckResult struct {
 	Scenarios []scenarioResult `json:"scenarios"`
 	Passed    int              `json:"checks_passed"`
 	Failed    int              `json:"checks_failed"`
+	NotJudged int              `json:"checks_not_judged"` // the machine was too busy to measure the sim
 }
 
 func runSimCheck(ctx context.Context, e *env, args []string) error {
@@ -116,11 +121,24 @@ func runSimCheck(ctx context.Context, e *env, args []string) error {
 		for _, c := range sr.Capacity {
 			fmt.Fprintf(e.stdout, "  %-18s %8.1f Mbit/s %9.0f packets/s (%d-byte packets)\n", c.Flow, c.Mbps, c.PPS, simcheck.CapacityPayload+28)
 		}
+		var rtt probeRTT
+		if s.RTTCount > 0 && !s.P50Check && !s.P99Check && json.Unmarshal(sr.Probes["rtt"], &rtt) == nil {
+			fmt.Fprintf(e.stdout, "  rtt p50 %.3f ms, p99 %.3f ms (reported, no target)\n", rtt.P50Ms, rtt.P99Ms)
+		}
+		if lag := sr.Machine; lag != nil {
+			fmt.Fprintf(e.stdout, "  machine: scheduling lag p50 %.2f ms, p99 %.2f ms, max %.0f ms next to the RTT probes\n", lag.P50Ms, lag.P99Ms, lag.MaxMs)
+		}
+		if sr.MachineError != "" {
+			fmt.Fprintf(e.stdout, "  machine: not measured (%s)\n", sr.MachineError)
+		}
 		for _, c := range sr.Checks {
 			fmt.Fprintf(e.stdout, "  %s\n", c)
-			if c.Pass {
+			switch {
+			case c.NotJudged != "":
+				res.NotJudged++
+			case c.Pass:
 				res.Passed++
-			} else {
+			default:
 				res.Failed++
 			}
 		}
@@ -131,7 +149,8 @@ func runSimCheck(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(e.stdout, "sim-check: %d checks passed, %d failed; %s\n", res.Passed, res.Failed, filepath.Join(r.Dir, "result.json"))
+	fmt.Fprintf(e.stdout, "sim-check: %d checks passed, %d failed, %d not judged (machine too busy); %s\n",
+		res.Passed, res.Failed, res.NotJudged, filepath.Join(r.Dir, "result.json"))
 	if res.Failed > 0 {
 		return failed{fmt.Sprintf("%d fidelity checks failed", res.Failed)}
 	}

@@ -13,7 +13,9 @@ import (
 	"github.com/wirelab/wirelab/internal/docker"
 	"github.com/wirelab/wirelab/internal/profile"
 	"github.com/wirelab/wirelab/internal/run"
+	"github.com/wirelab/wirelab/internal/schedlag"
 	"github.com/wirelab/wirelab/internal/simcheck"
+	"github.com/wirelab/wirelab/internal/simstats"
 	"github.com/wirelab/wirelab/internal/topology"
 )
 
@@ -56,7 +58,7 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 		if err := cell.Stop(context.Background()); err != nil && sr.Error == "" {
 			sr.Error = err.Error()
 		}
-		if st, err := os.ReadFile(filepath.Join(cell.Dir, "sim", "stats.json")); err == nil {
+		if st, err := os.ReadFile(filepath.Join(cell.Dir, "sim", simstats.File)); err == nil {
 			sr.SimStats = st
 		}
 	}()
@@ -81,10 +83,21 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 		// neighbour discovery) is measurably slower than steady state on this machine.
 		_, _ = cell.Exec(ctx, "client", "probe", "rtt", "-server", "server4:5201", "-count", "500", "-interval", "1ms", "-grace", "1s")
 	}
+	var m probeRTT
 	if s.RTTCount > 0 {
+		// The machine, measured while the probes measure the sim; without it nothing is excused.
+		lag, lagErr := startLag(ctx, e.docker, r.ID, cell.Project()+"-lag")
 		out, err := probe("rtt", "rtt", "-server", "server4:5201", "-count", strconv.Itoa(s.RTTCount),
 			"-interval", s.RTTInterval.String(), "-grace", (time.Duration(exp.RTTms*float64(time.Millisecond)) + 2*time.Second).String())
-		var m probeRTT
+		if lagErr == nil {
+			var m schedlag.Summary
+			if m, lagErr = lag.stop(context.Background()); lagErr == nil {
+				sr.Machine = &m
+			}
+		}
+		if lagErr != nil {
+			sr.MachineError = lagErr.Error()
+		}
 		if err == nil {
 			err = json.Unmarshal(out, &m)
 		}
@@ -104,21 +117,6 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 				want = exp.RoundTripCorrupt
 			}
 			sr.Checks = append(sr.Checks, simcheck.Loss(s.Name, "round_trip_loss", want, m.Sent-m.Received, m.Sent))
-		}
-		if s.Rebinds > 0 {
-			time.Sleep(1100 * time.Millisecond) // the sim rewrites stats.json every second
-			var st struct {
-				Rebinds int `json:"rebinds"`
-			}
-			data, err := os.ReadFile(filepath.Join(cell.Dir, "sim", "stats.json"))
-			if err == nil {
-				err = json.Unmarshal(data, &st)
-			}
-			if err != nil {
-				sr.Error = "sim stats: " + err.Error()
-				return sr
-			}
-			sr.Checks = append(sr.Checks, simcheck.Rebind(s.Name, s.Rebinds, st.Rebinds, m.Sent-m.Received, m.Sent, 0.03)...)
 		}
 		if s.BlackholeMs > 0 {
 			sr.Checks = append(sr.Checks, simcheck.Blackhole(s.Name, s.BlackholeMs, float64(s.RTTInterval)/float64(time.Millisecond), m.LongestLossRun))
@@ -162,6 +160,34 @@ func runScenario(ctx context.Context, e *env, r *run.Run, compose *docker.Compos
 			}
 			sr.Capacity = append(sr.Capacity, capacityResult{Flow: f.Key, Mbps: m.Mbps, PPS: m.PPS})
 		}
+	}
+	if s.Engine == "kernel" {
+		return sr // kernel forwarding counts nothing: no stats to judge by
+	}
+	// The sim's counters are evidence only once it stopped: fence the cell (endpoints, then the
+	// sim, which writes its final stats.json) and read the final file.
+	if err := cell.Fence(ctx); err != nil {
+		sr.Error = err.Error()
+		return sr
+	}
+	st, err := simstats.Read(cell.Dir)
+	if err != nil {
+		sr.Error = "sim stats: " + err.Error()
+		return sr
+	}
+	if s.Rebinds > 0 {
+		sr.Checks = append(sr.Checks, simcheck.Rebind(s.Name, s.Rebinds, p.Rebind, st, m.Sent-m.Received, m.Sent, 0.03)...)
+	}
+	if sr.Machine == nil {
+		return sr // the machine was not measured: every check stands as it is
+	}
+	machine := simcheck.Machine{Lag: *sr.Machine}
+	if len(s.Rates) == 0 && !s.Capacity { // only probes crossed the queue: its drops are theirs
+		machine.QueueDrops = st.ToServer.Dropped.Queue + st.ToClient.Dropped.Queue
+		machine.StallMs = float64(exp.QueueProbes) * float64(s.RTTInterval) / float64(time.Millisecond)
+	}
+	for i, c := range sr.Checks {
+		sr.Checks[i] = machine.Judge(c)
 	}
 	return sr
 }

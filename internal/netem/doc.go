@@ -32,9 +32,8 @@
 //     L4 payload, optionally within its first CorruptWindow bytes; the
 //     UDP/TCP checksum catches it unless CorruptDeliver has the I/O layer
 //     recompute the checksum so the endpoint itself must reject the packet.
-//     The sim's writer does not keep corrupted packets out of a coalesced GSO
-//     batch, whose checksums the kernel recomputes: such a packet is delivered
-//     corrupted, see docs/sim.md).
+//     The sim writes a packet with a stale checksum alone, never in a GSO
+//     batch, whose checksums the kernel would compute afresh).
 //
 // Dropped packets do not consume link capacity: loss is applied before the
 // bottleneck, as netem does.

@@ -110,6 +110,7 @@ func (e *Emulator) Stats() Stats {
 		Profile:  e.cfg.Profile,
 		Seed:     e.cfg.Seed,
 		Phase:    e.Phase(),
+		Clock:    e.now.Seconds(),
 		ToServer: e.links[ToServer].Stats(),
 		ToClient: e.links[ToClient].Stats(),
 	}

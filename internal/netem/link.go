@@ -126,8 +126,12 @@ func (l *Link) process(now time.Duration, pkt PacketInfo, pre DropCause) Decisio
 	if dr.corrupt != nil {
 		d.Corrupt = []ByteFlip{*dr.corrupt}
 	}
+	latest := l.lastRelease // the latest release of an earlier packet
 	d.ReleaseAt, d.Reordered = l.release(depart, dr.jitter[0], dr.reorder)
 	l.sent(pkt.Size, d)
+	if d.ReleaseAt < latest { // ties leave in arrival order
+		l.stats.OutOfOrder++
+	}
 
 	if dr.duplicate < l.params.Duplicate {
 		if dep, ok := l.admit(now, pkt.Size); ok {

@@ -35,6 +35,18 @@ func (r Rebind) Validate() error {
 	return nil
 }
 
+// Due is how many rebindings the schedule puts at or before clock (an engine's Stats.Clock):
+// exactly the number an engine that decided its last packet at clock has made.
+func (r Rebind) Due(clock time.Duration) int {
+	switch {
+	case !r.Enabled() || clock < r.First:
+		return 0
+	case r.Freq <= 0:
+		return 1
+	}
+	return int((clock-r.First)/r.Freq) + 1
+}
+
 // nat is the client-side NAT state. Keys are iterated in sorted order so
 // rebinding is deterministic.
 type nat struct {

@@ -61,6 +61,9 @@ func TestRebindSchedule(t *testing.T) {
 			if st.Rebinds != len(events) {
 				t.Errorf("%d rebinds, want %d", st.Rebinds, len(events))
 			}
+			if due := c.r.Due(time.Duration(st.Clock * float64(time.Second))); st.Clock != 10 || due != st.Rebinds {
+				t.Errorf("engine clock %gs: %d rebinds due, %d made", st.Clock, due, st.Rebinds)
+			}
 			if steps[0].ext != c.cli {
 				t.Errorf("before the first rebind the NAT is identity, got %v", steps[0].ext)
 			}
@@ -183,5 +186,21 @@ func TestNoNATWithoutRebind(t *testing.T) {
 	down.Src, down.Dst = server, client
 	if d := e.Process(0, ToClient, down); d.Drop || d.Rewrite != nil {
 		t.Errorf("plain link touched the packet: %+v", d)
+	}
+}
+
+func TestRebindDue(t *testing.T) {
+	every3 := Rebind{First: 3 * s, Freq: 3 * s, Port: true}
+	for _, c := range []struct {
+		r     Rebind
+		clock time.Duration
+		want  int
+	}{
+		{every3, 2999 * ms, 0}, {every3, 3 * s, 1}, {every3, 11 * s, 3}, {every3, 15 * s, 5},
+		{Rebind{First: 3 * s, Port: true}, time.Hour, 1}, {Rebind{First: 3 * s, Freq: 3 * s}, time.Hour, 0},
+	} {
+		if got := c.r.Due(c.clock); got != c.want {
+			t.Errorf("%+v at %v: %d due, want %d", c.r, c.clock, got, c.want)
+		}
 	}
 }

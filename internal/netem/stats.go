@@ -36,15 +36,18 @@ func (d *DropCounts) add(c DropCause) {
 // engine scheduled for release (duplicates included), so
 // PacketsOut == PacketsIn - Dropped.Total() + Duplicated.
 type LinkStats struct {
-	PacketsIn       uint64     `json:"packets_in"`
-	PacketsOut      uint64     `json:"packets_out"`
-	Dropped         DropCounts `json:"dropped"`
-	Corrupted       uint64     `json:"corrupted"`
-	Duplicated      uint64     `json:"duplicated"`
-	Reordered       uint64     `json:"reordered"`
-	CEMarked        uint64     `json:"ce_marked"`
-	MaxQueuePackets int        `json:"max_queue_packets"`
-	MaxQueueBytes   int        `json:"max_queue_bytes"`
+	PacketsIn  uint64     `json:"packets_in"`
+	PacketsOut uint64     `json:"packets_out"`
+	Dropped    DropCounts `json:"dropped"`
+	Corrupted  uint64     `json:"corrupted"`
+	Duplicated uint64     `json:"duplicated"`
+	Reordered  uint64     `json:"reordered"` // sent ahead by the reorder impairment
+	// OutOfOrder counts originals released before a packet that arrived earlier in this
+	// direction, whatever sent them ahead: the reorder impairment or jitter with jitter_reorder.
+	OutOfOrder      uint64 `json:"out_of_order"`
+	CEMarked        uint64 `json:"ce_marked"`
+	MaxQueuePackets int    `json:"max_queue_packets"`
+	MaxQueueBytes   int    `json:"max_queue_bytes"`
 	// BytesOut is the IP bytes scheduled for release; divided by the run
 	// time it gives the achieved rate.
 	BytesOut uint64 `json:"bytes_out"`
@@ -52,10 +55,13 @@ type LinkStats struct {
 
 // Stats is the JSON report of a run.
 type Stats struct {
-	Profile  string    `json:"profile"`
-	Seed     uint64    `json:"seed"`
-	Phase    string    `json:"phase"`
-	Rebinds  int       `json:"rebinds"`
+	Profile string `json:"profile"`
+	Seed    uint64 `json:"seed"`
+	Phase   string `json:"phase"`
+	Rebinds int    `json:"rebinds"`
+	// Clock is the run time of the last packet the engine decided: rebindings and schedule
+	// phases take effect when a packet reaches the engine at or after their time.
+	Clock    float64   `json:"engine_seconds"`
 	ToServer LinkStats `json:"to_server"`
 	ToClient LinkStats `json:"to_client"`
 }

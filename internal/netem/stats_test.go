@@ -44,7 +44,7 @@ func TestStatsJSON(t *testing.T) {
 		t.Errorf("top level: %s", b)
 	}
 	up, _ := m["to_server"].(map[string]any)
-	for _, k := range []string{"packets_in", "packets_out", "dropped", "corrupted", "duplicated", "reordered", "ce_marked", "max_queue_packets", "max_queue_bytes", "bytes_out"} {
+	for _, k := range []string{"packets_in", "packets_out", "dropped", "corrupted", "duplicated", "reordered", "out_of_order", "ce_marked", "max_queue_packets", "max_queue_bytes", "bytes_out"} {
 		if _, ok := up[k]; !ok {
 			t.Errorf("to_server.%s missing in %s", k, b)
 		}

@@ -25,10 +25,6 @@ func TestChecksPassAndFail(t *testing.T) {
 		{"rate 10 as 20 (limiter off)", Rate("p", "rate", 10, 20), false},
 		{"blackhole gap seen", Blackhole("p", 2000, 1, 1990), true},
 		{"no blackhole gap", Blackhole("p", 2000, 1, 3), false},
-		{"rebound 3 times", Rebind("p", 3, 3, 40, 8000, 0.03)[0], true},
-		{"never rebound", Rebind("p", 3, 0, 0, 8000, 0.03)[0], false},
-		{"traffic survived", Rebind("p", 3, 3, 40, 8000, 0.03)[1], true},
-		{"traffic died at the rebind", Rebind("p", 3, 3, 6000, 8000, 0.03)[1], false},
 	}
 	for _, c := range cases {
 		if c.c.Pass != c.pass {

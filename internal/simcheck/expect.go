@@ -17,6 +17,10 @@ type Expected struct {
 	RoundTripCorrupt float64
 	DownMbps         float64 // to-client rate; 0 = unlimited
 	UpMbps           float64 // to-server rate
+	// QueueProbes is how many probes the smaller of the two rate queues holds (0: no rate, no
+	// queue): a sender that stalls for longer than that many probe intervals and then sends
+	// what it owes at once overflows it.
+	QueueProbes int
 }
 
 // Expect derives the expectations from a resolved profile's first phase for probes of ipBytes.
@@ -37,5 +41,25 @@ func Expect(r *profile.Resolved, ipBytes int) Expected {
 		RoundTripCorrupt: 1 - (1-up.Loss)*(1-down.Loss)*(1-up.Corrupt)*(1-down.Corrupt),
 		DownMbps:         float64(down.Rate) / 1e6,
 		UpMbps:           float64(up.Rate) / 1e6,
+		QueueProbes:      queueProbes(ipBytes, up, down),
 	}
+}
+
+// queueProbes is how many packets of ipBytes the smaller queue of links holds (0: no queue).
+func queueProbes(ipBytes int, links ...netem.Params) int {
+	least := 0
+	for _, p := range links {
+		lim := p.QueueLimit()
+		if lim.IsZero() {
+			continue
+		}
+		n := lim.Packets
+		if lim.Bytes > 0 && (n == 0 || lim.Bytes/ipBytes < n) {
+			n = lim.Bytes / ipBytes
+		}
+		if least == 0 || n < least {
+			least = n
+		}
+	}
+	return least
 }
