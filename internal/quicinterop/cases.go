@@ -32,6 +32,9 @@ type Case struct {
 	Timeout        string   `yaml:"timeout"`
 	CertChain      int      `yaml:"cert_chain"`
 	Checks         []string `yaml:"checks"`
+	// Impaired names what the case's profile does to the packets (loss, corruption, reordering,
+	// blackhole, rebinding, ...): the cell is judged only when the sim's final stats show it did.
+	Impaired string `yaml:"impaired"`
 	// Measurements (upstream's goodput, crosstraffic): the case runs Repetitions times, each on
 	// a fresh topology, and reports the mean and spread of Measure.
 	Repetitions  int    `yaml:"repetitions"`
@@ -132,6 +135,8 @@ func ParseCases(path string, data []byte) ([]*Case, error) {
 			return nil, bad("repetitions", "%d: want 1..20, and only for a measurement", c.Repetitions)
 		case c.CrossTraffic && c.Measure == "":
 			return nil, bad("cross_traffic", "only for a measurement (what would the flow change?)")
+		case c.Impaired != "" && impairments[c.Impaired] == nil:
+			return nil, bad("impaired", "%q: want one of %s", c.Impaired, impairmentNames())
 		case !(c.TypicalSeconds >= 0 && c.TypicalSeconds <= 86400): // NaN too
 			return nil, bad("typical_seconds", "%g: want 0..86400 seconds (0: unknown)", c.TypicalSeconds)
 		}

@@ -112,6 +112,10 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 		res.Reason = fmt.Sprintf("client exited %d (%s): %s", ev.ClientExit, downloadCount(ev.Dir, names), ev.ClientWords)
 		return res
 	}
+	if err := impairmentHappened(ev.Dir, c.Impaired); err != nil {
+		res.Reason = err.Error()
+		return res
+	}
 	v := m.verify(ctx, ev.Dir, c, names)
 	if v.Reason != "" {
 		res.Reason = v.Reason
