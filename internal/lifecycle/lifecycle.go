@@ -148,12 +148,16 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	}
 	defer exits.Stop()
 
-	// The sim and the peers together, then every listener at once.
+	// Every container created at once, the sim and the peers started, then every listener
+	// waited for at once; the client's start is then only a start.
 	services := []string{"sim"}
 	for _, p := range l.Peers {
 		services = append(services, p.Service)
 	}
-	if err := cell.Up(ctx, services...); err != nil {
+	if err := cell.Create(ctx); err != nil {
+		return fail("%v", err)
+	}
+	if err := cell.Start(ctx, services...); err != nil {
 		return fail("%v", err)
 	}
 	steps.mark("up")
@@ -172,7 +176,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 		}
 	}
 	steps.mark("listen")
-	if err := cell.Up(ctx, client); err != nil {
+	if err := cell.Start(ctx, client); err != nil {
 		return fail("%v", err)
 	}
 	steps.mark("client-up")

@@ -112,6 +112,44 @@ func (c *Cell) Up(ctx context.Context, services ...string) error {
 	}
 }
 
+// Create makes the cell's log folders, networks and containers (every service of its active
+// compose profiles) without starting any: Start then only starts them, which is what a cell
+// waits on (creating a container costs more than starting it).
+func (c *Cell) Create(ctx context.Context) error {
+	for _, d := range []string{"sim", "client", "server", "www", "downloads", "certs", "edge", "origin"} {
+		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	for attempt := 1; ; attempt++ {
+		out, err := c.Cmd(ctx, "up", "--no-start", "--quiet-pull").CombinedOutput()
+		if err == nil {
+			return nil
+		}
+		if c.move == nil || attempt == 3 || !strings.Contains(string(out), "overlaps with other one") {
+			return fmt.Errorf("cell %s: compose up --no-start: %s", c.Name, lastLine(out, err))
+		}
+		_ = c.Stop(ctx)
+		s, merr := c.move(ctx)
+		if merr != nil {
+			return merr
+		}
+		c.Subnets = s
+	}
+}
+
+// Start starts created services (Create), in the order given.
+func (c *Cell) Start(ctx context.Context, services ...string) error {
+	args := []string{"start"}
+	for _, s := range services {
+		args = append(args, c.Container(s))
+	}
+	if _, err := c.run.Docker.Run(ctx, args...); err != nil {
+		return fmt.Errorf("cell %s: %v", c.Name, err)
+	}
+	return nil
+}
+
 // Exec runs a command in a service and returns its stdout.
 func (c *Cell) Exec(ctx context.Context, service string, args ...string) ([]byte, error) {
 	cmd := c.Cmd(ctx, append([]string{"exec", "-T", service}, args...)...)
@@ -137,9 +175,13 @@ func (c *Cell) Fence(ctx context.Context, extra ...string) error {
 	if state, err := inspect(); err == nil && !strings.HasPrefix(state, "running") {
 		return fmt.Errorf("the sim died (%s) before the cell ended: its traces are not sealed", state)
 	}
-	_ = c.Cmd(ctx, append([]string{"stop", "-t", "1", "client", "server"}, extra...)...).Run()
-	if out, err := c.Cmd(ctx, "stop", "-t", "5", "sim").CombinedOutput(); err != nil {
-		return fmt.Errorf("cell %s: stopping the sim: %s", c.Name, lastLine(out, err))
+	stop := []string{"stop", "-t", "1", c.Container("client"), c.Container("server")}
+	for _, x := range extra {
+		stop = append(stop, c.Container(x))
+	}
+	_, _ = c.run.Docker.Run(ctx, stop...) // a service the cell has not (the edge of a direct chain) is no error to heed
+	if _, err := c.run.Docker.Run(ctx, "stop", "-t", "5", c.Container("sim")); err != nil {
+		return fmt.Errorf("cell %s: stopping the sim: %v", c.Name, err)
 	}
 	state, err := inspect()
 	if err != nil {
