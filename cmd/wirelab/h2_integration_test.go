@@ -23,7 +23,15 @@ func TestIntegrationH2Smoke(t *testing.T) {
 	t.Log(log)
 	assertNothingLeft(t, id)
 	dir := filepath.Join(out, "h2", id)
-	cells := readJournal(t, filepath.Join(dir, "results.jsonl"))
+	rows := readJournal(t, filepath.Join(dir, "results.jsonl"))
+	var cells, subs []cellLine
+	for _, r := range rows {
+		if r.Sub == "" {
+			cells = append(cells, r)
+		} else {
+			subs = append(subs, r)
+		}
+	}
 	if want := 3 + strings.Count(own, ",") + 1; len(cells) != want || code != 0 {
 		t.Fatalf("%d cells, exit %d; want %d cells and exit 0 (the te case fails, as the baseline expects; so may go-h2's timing-dependent h2spec 6.9.1/3)", len(cells), code, want)
 	}
@@ -43,6 +51,28 @@ func TestIntegrationH2Smoke(t *testing.T) {
 		case c.Result != "succeeded":
 			t.Errorf("%s: %s %q", c.Case, c.Result, c.Reason)
 		}
+	}
+	// h2spec's cases are results of their own: each of section 6.9's, with the verdict go-h2 gives
+	// it (6.9.1/3 depends on timing: h2spec's 2 s per case against a window update).
+	wantSubs := map[string]bool{}
+	for _, id := range []string{"http2/6.9/1", "http2/6.9/2", "http2/6.9/3", "http2/6.9.1/1", "http2/6.9.1/2", "http2/6.9.1/3",
+		"http2/6.9.2/1", "http2/6.9.2/2", "http2/6.9.2/3"} {
+		wantSubs[id] = true
+	}
+	for _, s := range subs {
+		switch {
+		case s.Case != "h2spec" || !wantSubs[s.Sub]:
+			t.Errorf("sub-case %s/%s: not one of h2spec 6.9's", s.Case, s.Sub)
+		case s.Result != "succeeded" && s.Sub != "http2/6.9.1/3":
+			t.Errorf("h2spec %s on go-h2: %s %q", s.Sub, s.Result, s.Reason)
+		}
+		delete(wantSubs, s.Sub)
+	}
+	if len(wantSubs) > 0 {
+		t.Errorf("h2spec sub-cases missing from results.jsonl: %v", wantSubs)
+	}
+	if junit, _ := os.ReadFile(filepath.Join(dir, "junit.xml")); !strings.Contains(string(junit), `name="h2spec/http2/6.9.2/3"`) {
+		t.Errorf("junit.xml has no testcase per h2spec case:\n%s", junit)
 	}
 	for _, f := range []string{"result.json", "junit.xml", "upload.csv", "go-h2_h2spec/h2spec/client/junit.xml",
 		"go-h2_h2upload/upload-fast-h2/sim/trace_node_right.pcapng", "go-h2_h2check/6.9-tiny-window-updates/rerun.sh"} {

@@ -85,13 +85,13 @@ func runSuite(ctx context.Context, e *env, s suite.Suite, args []string) error {
 		}
 		return err
 	}
-	runner := &matrix.Runner{Dir: mr.Dir, Jobs: mr.Jobs, Journal: mr.journal, Progress: e.stdout, Only: only, Details: info.Details}
+	pool := &matrix.Pool{Dir: mr.Dir, Jobs: mr.Jobs, Journal: mr.journal, Progress: e.stdout, Only: only, Details: info.Details}
 	byKey := map[string]matrix.PlanCell{}
 	var order []matrix.Cell
 	for _, c := range plan {
 		byKey[c.Key()], order = c, append(order, c.Cell)
 	}
-	results, err := runner.Run(ctx, order, mr.done, func(ctx context.Context, c matrix.Cell) matrix.Result {
+	results, err := pool.Run(ctx, order, mr.done, func(ctx context.Context, c matrix.Cell) matrix.Result {
 		return runCell(ctx, m, r, byKey[c.Key()], *mf.repeat)
 	})
 	if err != nil { // the journal could not keep a result: nothing more can be written reliably

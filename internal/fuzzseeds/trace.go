@@ -184,14 +184,14 @@ func parseLine(line string) ([]StreamFrame, bool, error) {
 	return out, true, nil
 }
 
-// Runner runs one tshark pass over a trace (tshark.Tool.Exec in the wirelab/tshark image).
-type Runner interface {
+// Dissector runs one tshark pass over a trace (tshark.Tool.Exec in the wirelab/tshark image).
+type Dissector interface {
 	Exec(ctx context.Context, pcap, keylog string, stdout io.Writer, extra ...string) error
 }
 
 // Extract runs ONE tshark pass over pcap (keylog "" when its secrets are embedded) and returns
 // its STREAM frames.
-func Extract(ctx context.Context, r Runner, pcap, keylog string) ([]StreamFrame, int, error) {
+func Extract(ctx context.Context, r Dissector, pcap, keylog string) ([]StreamFrame, int, error) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
@@ -289,7 +289,7 @@ func finished(run string) map[string]bool {
 // nghttp3-h3-conn seeds by BuildH3Conn, from the same tshark pass). A cell without a (decrypted) trace,
 // without field sections, or still running (no http3 result in the run's results.jsonl) is
 // skipped with the reason; a trace tshark cannot read is an error naming it (ErrBadInput).
-func FromRun(ctx context.Context, r Runner, run string) ([]CellResult, error) {
+func FromRun(ctx context.Context, r Dissector, run string) ([]CellResult, error) {
 	cells, err := Cells(run)
 	if err != nil {
 		return nil, err

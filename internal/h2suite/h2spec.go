@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/wirelab/wirelab/conformance/h2"
 	"github.com/wirelab/wirelab/internal/matrix"
 )
 
@@ -18,11 +19,12 @@ type H2specCase struct {
 	Message string `json:"message,omitempty"` // h2spec's expected/actual, or its error
 }
 
-// Outcomes of an h2spec case.
+// Outcomes of an h2spec case, in the words of wirelab's own cases (conformance/h2): h2spec's
+// JUnit says them by element (failure, error, skipped).
 const (
-	CasePassed  = "passed"
-	CaseFailed  = "failed"
-	CaseSkipped = "skipped"
+	CasePassed  = h2.Passed
+	CaseFailed  = h2.Failed
+	CaseSkipped = h2.Skipped
 )
 
 // ReadH2specJUnit reads h2spec's own JUnit report. h2spec puts every failed expectation in

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -131,7 +132,8 @@ type Plan struct {
 	Done        int // already in results.jsonl (--resume)
 	Runnable    int // to run
 	Unsupported int // to skip: unsupported by a manifest
-	Measuring   int // runnable cells with a policy of their own (a measurement's repetitions, not --repeat's)
+	Measuring   int            // runnable cells with a policy of their own (a measurement's repetitions, not --repeat's)
+	Policies    map[string]int // those cells by their policy ("all-must-pass x5")
 	FromHistory int // runnable cells timed by earlier runs; the rest by typical seconds
 	Repeat      int
 	Jobs        int
@@ -168,6 +170,10 @@ func EstimatePlan(cells []PlanCell, done []Result, repeat, jobs int, h History) 
 		pol := c.Policy.Or(repeat)
 		if pol.Mode != Majority {
 			p.Measuring++
+			if p.Policies == nil {
+				p.Policies = map[string]int{}
+			}
+			p.Policies[fmt.Sprintf("%s x%d", pol.Mode, pol.N)]++
 		}
 		secs *= float64(max(1, pol.N))
 		sum += secs
@@ -186,9 +192,14 @@ func PrintPlan(w io.Writer, p Plan, dir string) {
 	}
 	if p.Repeat > 1 {
 		reps, layout = fmt.Sprintf("%d repetitions of each", p.Repeat), fmt.Sprintf("<server>_<client>/<case>/r1..r%d/", p.Repeat)
-		if p.Measuring > 0 {
-			reps += fmt.Sprintf(" (%d measurement cells: their own repetitions, once)", p.Measuring)
+	}
+	if p.Measuring > 0 {
+		var own []string
+		for k, n := range p.Policies {
+			own = append(own, fmt.Sprintf("%d %s", n, k))
 		}
+		sort.Strings(own)
+		reps += fmt.Sprintf(" (cells with a repetition policy of their own: %s, in r1..rN/)", strings.Join(own, ", "))
 	}
 	fmt.Fprintf(w, "plan: %d cells: %d to run, %d unsupported by the manifests (not run)%s; %s, -j %d; "+
 		"expected wall time ~%s (%d of %d cells timed by earlier runs, the rest by the cases' typical_seconds)\n",

@@ -1,6 +1,9 @@
 package probe
 
-import "github.com/wirelab/wirelab/internal/jsonfile"
+import (
+	"github.com/wirelab/wirelab/conformance/h2"
+	"github.com/wirelab/wirelab/internal/jsonfile"
+)
 
 // What the server did to the abusive connection (Result.ServerAction).
 const (
@@ -10,10 +13,10 @@ const (
 	ActionError   = "error"   // the probe could not run (connect, handshake, baseline)
 )
 
-// Verdicts (Result.Result).
+// Verdicts (Result.Result): the own cases' words (conformance/h2), declared once there.
 const (
-	Passed = "passed"
-	Failed = "failed"
+	Passed = h2.Passed
+	Failed = h2.Failed
 )
 
 // Result is one probe's entry in report.json.

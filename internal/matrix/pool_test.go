@@ -24,7 +24,7 @@ func TestRunSkipsDoneCellsAndJournalsTheRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	r := &Runner{Dir: dir, Jobs: 2, Journal: j, Progress: &b}
+	r := &Pool{Dir: dir, Jobs: 2, Journal: j, Progress: &b}
 	done := []Result{{Cell: Cell{Server: "s", Client: "c", Case: "a"}, Result: Succeeded}}
 	var ran atomic.Int32
 	results, err := r.Run(context.Background(), cells("a", "b", "c"), done, func(ctx context.Context, c Cell) Result {
@@ -57,7 +57,7 @@ func TestRunDropsInterruptedCells(t *testing.T) {
 	j, _, _ := OpenJournal(filepath.Join(dir, "results.jsonl"))
 	defer j.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &Runner{Dir: dir, Jobs: 1, Journal: j, Progress: &strings.Builder{}}
+	r := &Pool{Dir: dir, Jobs: 1, Journal: j, Progress: &strings.Builder{}}
 	results, err := r.Run(ctx, cells("a", "b"), nil, func(ctx context.Context, c Cell) Result {
 		cancel() // Ctrl-C while the first cell runs
 		return Result{Cell: Cell{Server: c.Server, Client: c.Client, Case: c.Case}, Result: Failed, Reason: "interrupted"}

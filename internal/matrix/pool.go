@@ -11,8 +11,8 @@ import (
 // returned after that is dropped (the cell has no verdict, --resume runs it again).
 type Exec func(ctx context.Context, c Cell) Result
 
-// Runner runs cells, Jobs at a time, journaling each result as it finishes.
-type Runner struct {
+// Pool runs cells, Jobs at a time, journaling each result as it finishes.
+type Pool struct {
 	Dir      string // the run's folder: its disk must keep room for the next cell
 	Jobs     int
 	Journal  *Journal
@@ -26,7 +26,7 @@ type Runner struct {
 // journal as it finishes. It returns all results, done ones included. A full disk, or a result
 // the journal cannot keep, stops the run: that cell and those in flight end as interrupted
 // (--resume runs them again), and the error says why.
-func (r *Runner) Run(ctx context.Context, cells []Cell, done []Result, exec Exec) ([]Result, error) {
+func (r *Pool) Run(ctx context.Context, cells []Cell, done []Result, exec Exec) ([]Result, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var journalErr error
