@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/docker"
@@ -89,6 +91,9 @@ type Unsupported struct{ Why string }
 
 func (u Unsupported) Error() string { return u.Why }
 
+// nextTopology numbers the topologies this process brings up (compose project names).
+var nextTopology atomic.Uint64
+
 // listenLimit is how long a peer may take to listen: a loaded machine starts servers late, and a
 // client with a short handshake timeout must not fail for that.
 const listenLimit = 20 * time.Second
@@ -118,7 +123,10 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	if client == "" {
 		client = "client"
 	}
-	cell, release, err := e.Alloc.AllocateCell(ctx, e.Run, e.Compose, e.Root, dir, l.Env, l.Name...)
+	// A project of its own per repetition: the engine's events of the last one's containers
+	// (same cell, moments ago) must not reach this one's watch.
+	name := append(append([]string(nil), l.Name...), strconv.FormatUint(nextTopology.Add(1), 36))
+	cell, release, err := e.Alloc.AllocateCell(ctx, e.Run, e.Compose, e.Root, dir, l.Env, name...)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -142,7 +150,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 		steps.mark("verdict+down")
 	}()
 	steps.mark("allocate")
-	exits, err := cell.WatchExits(ctx, time.Now().Add(-time.Second))
+	exits, err := cell.WatchExits(ctx, time.Now())
 	if err != nil {
 		return fail("%v", err)
 	}
