@@ -140,7 +140,7 @@ func (m *Matrix) Combine(_ *suite.Run, res matrix.Result) matrix.Result {
 			rep = RepRecord{Dir: x.Dir, Error: x.Reason}
 		}
 		rep.Rep, rep.Seed = i+1, x.Seed
-		if x.Result == matrix.Unsupported {
+		if x.Result == matrix.Unsupported || x.Result == matrix.UnsupportedAtRunTime {
 			rep.Unsupported = true
 		}
 		if x.Result != matrix.Succeeded && rep.Error != "" {
@@ -148,7 +148,7 @@ func (m *Matrix) Combine(_ *suite.Run, res matrix.Result) matrix.Result {
 		}
 		rec.Reps = append(rec.Reps, rep)
 	}
-	if res.Result == matrix.Unsupported {
+	if res.Result == matrix.Unsupported || res.Result == matrix.UnsupportedAtRunTime {
 		return res
 	}
 	if err := rec.Write(filepath.Join(res.Dir, RecordFile)); err != nil {
