@@ -60,6 +60,9 @@ func cellPageData(out string, sr *suiteRun, c *Cell, ti traceInfo) cellPage {
 		RunHref: hrefFromPage(out, c.Run.Dir) + "/", Verdict: r.Result, Reason: r.Reason, Rerun: r.Rerun}
 	p.Mark = sr.gate.mark(c)
 	p.MarkText = markWords[p.Mark]
+	if own := sr.gate.marks[r.Key()]; p.Mark != "" && own != p.Mark {
+		p.MarkText += " (through its sub-cases, below)"
+	}
 	if p.Rerun == "" {
 		p.Rerun = sr.suite.view.Rerun(r)
 	}

@@ -37,8 +37,8 @@ var markRank = map[string]int{markRegression: 5, markExpected: 4, markFlaky: 3, 
 
 // gate is the gate's verdict on a shown run: its baseline held against the run's verdicts.
 type gate struct {
-	Verdict, Class string // GatePass...; pass, fail, incomplete
-	Line           string // the verdict's one line
+	Verdict, Class string // GatePass...; its class in the stylesheet: gate-pass, gate-fail, gate-incomplete
+	Line           string // what the verdict rests on, one line
 	Incomplete     string // how the run falls short of its plan ("": complete)
 	Baseline       string // which baseline judged the run, and why that one
 	Problem        string // the baseline could not be read: the run is judged as without one
@@ -89,23 +89,33 @@ func judge(o Options, s *shown, r *Run, verdicts []matrix.Result, pages map[stri
 	for _, x := range rep.Untriaged {
 		g.Untriaged = append(g.Untriaged, entryItem{Cells: entryCells(x), Status: x.Status, Reason: x.Reason})
 	}
-	counts := fmt.Sprintf("%d failed as expected, %d flaky within their rate, %d flaky run once", len(rep.Expected), len(rep.FlakyWithin), len(rep.FlakyOnce))
+	counts := fmt.Sprintf("%s, %s within their rate, %s run once", plural(len(rep.Expected), "failure", "failures")+" as expected",
+		plural(len(rep.FlakyWithin), "flaky result", "flaky results"), plural(len(rep.FlakyOnce), "flaky result", "flaky results"))
 	if len(rep.NewlyPassing) > 0 {
-		counts += fmt.Sprintf(", %d newly passing (stale entries)", len(rep.NewlyPassing))
+		counts += ", " + plural(len(rep.NewlyPassing), "stale entry", "stale entries") + " (newly passing)"
 	}
+	regressions := plural(len(rep.Regressions), "regression", "regressions")
 	g.Incomplete = r.State.Incompleteness(wholeCells(r.Results))
 	switch {
 	case g.Incomplete != "":
-		g.Verdict, g.Class = GateIncomplete, "incomplete"
-		g.Line = fmt.Sprintf("%s: %s; of what ran, %d regressions, %s", g.Verdict, g.Incomplete, len(rep.Regressions), counts)
+		g.Verdict, g.Class = GateIncomplete, "gate-incomplete"
+		g.Line = fmt.Sprintf("%s; of what ran: %s, %s", g.Incomplete, regressions, counts)
 	case len(rep.Regressions) > 0:
-		g.Verdict, g.Class = GateFail, "fail"
-		g.Line = fmt.Sprintf("%s: %d regressions (results the baseline does not expect), %s", g.Verdict, len(rep.Regressions), counts)
+		g.Verdict, g.Class = GateFail, "gate-fail"
+		g.Line = fmt.Sprintf("%s (results the baseline does not expect), %s", regressions, counts)
 	default:
-		g.Verdict, g.Class = GatePass, "pass"
-		g.Line = fmt.Sprintf("%s: no regressions, %s", g.Verdict, counts)
+		g.Verdict, g.Class = GatePass, "gate-pass"
+		g.Line = "no regressions, " + counts
 	}
 	return g
+}
+
+// plural is "1 regression", "2 regressions".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // mark is how the gate took a cell: with sub-cases, the worst of its own mark and theirs.

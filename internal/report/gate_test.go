@@ -52,7 +52,7 @@ func TestIncompleteRunIsNeverGreen(t *testing.T) {
 	out := fixture(t)
 	page := generateWith(t, out, registry, Options{Baselines: fixtureBaselines(t)})
 	quic := section(t, page, SuiteQUIC)
-	if !strings.Contains(page, `<li class="gate pass"><a href="#quic">`) || !strings.Contains(quic, `<div class="gate pass">`) ||
+	if !strings.Contains(page, `<li class="gate gate-pass"><a href="#quic">QUIC/HTTP-3 interop</a> <strong>PASS</strong>: no regressions, 1 failure as expected`) || !strings.Contains(quic, `<div class="gate gate-pass">`) ||
 		strings.Contains(page, "INCOMPLETE") {
 		t.Fatalf("the complete QUIC run (its one failure expected) does not pass:\n%s", quic)
 	}
@@ -61,13 +61,13 @@ func TestIncompleteRunIsNeverGreen(t *testing.T) {
 	must(t, os.WriteFile(sum, []byte(`{"complete": false, "planned": 544, "ran": 14}`), 0o644))
 	page = generateWith(t, out, registry, Options{Baselines: fixtureBaselines(t)})
 	quic = section(t, page, SuiteQUIC)
-	for _, want := range []string{`<li class="gate incomplete"><a href="#quic"><strong>QUIC/HTTP-3 interop</strong></a> INCOMPLETE: ran 14 of 544 planned cells`,
-		`<div class="gate incomplete">`, `<p class="incomplete">INCOMPLETE: ran 14 of 544 planned cells (interrupted, timed out or partially merged).`} {
+	for _, want := range []string{`<li class="gate gate-incomplete"><a href="#quic">QUIC/HTTP-3 interop</a> <strong>INCOMPLETE</strong>: ran 14 of 544 planned cells`,
+		`<div class="gate gate-incomplete">`, `<p class="incomplete">INCOMPLETE: ran 14 of 544 planned cells (interrupted, timed out or partially merged).`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("an incomplete run: the page lacks %q", want)
 		}
 	}
-	if strings.Contains(quic, `gate pass`) {
+	if strings.Contains(quic, `gate-pass`) {
 		t.Error("an incomplete run shows a pass")
 	}
 
@@ -96,7 +96,7 @@ func TestExpectedFailureAndRegressionDiffer(t *testing.T) {
 	if !expected.MatchString(gw) || !regression.MatchString(gw) {
 		t.Errorf("gRPC-web: the expected failure and the regression are not marked apart:\n%s", gw)
 	}
-	for _, want := range []string{`<strong>FAIL</strong> FAIL: 1 regressions (results the baseline does not expect), 2 failed as expected`,
+	for _, want := range []string{`The gate: <strong>FAIL</strong>: 1 regression (results the baseline does not expect), 2 failures as expected`,
 		"Baseline internal/report/testdata/baselines/grpcweb.yml (the run&#39;s --baseline (run.json)).",
 		`grpc-go@wirelab_grpc-go/empty_unary</a>: FATAL: rpc error: code = Unknown (passed direct)</li>`} {
 		if !strings.Contains(gw, want) {
@@ -109,7 +109,7 @@ func TestExpectedFailureAndRegressionDiffer(t *testing.T) {
 		`<small class="subs">1/6</small>`, `sub-cases: 1 of 6 passed, 4 failed, 1 unsupported-at-run-time]`,
 		`go-h2_h2spec/h2spec#http2/6.5.3/1</a>: Sends a SETTINGS frame without ACK flag: Timeout</li>`,
 		`<td class="cell succeeded stale" data-client="h2upload" data-server="go-h2" data-case="upload-fast-h1"`,
-		`1 stale baseline entries (newly passing)`, `1 untriaged baseline entries`,
+		`stale baseline entries: their results passed (1)`, `untriaged baseline entries: raw failures as reasons, findings to write (1)`,
 		`<code>server=go-h2 client=h2spec case=h2spec sub=http2/6.9.1/2</code> unsupported: raw: skipped by h2spec`} {
 		if !strings.Contains(h2, want) {
 			t.Errorf("h2 section lacks %q", want)
@@ -119,7 +119,7 @@ func TestExpectedFailureAndRegressionDiffer(t *testing.T) {
 		t.Errorf("the sub-cases exploded into cells of their own:\n%s", h2)
 	}
 	cell := read(t, filepath.Join(out, "report", "cells", SuiteH2, h2Run, "go-h2_h2spec__h2spec.html"))
-	for _, want := range []string{`<h2 id="subs">Sub-cases</h2>`, `1 of 6 passed, 4 failed, 1 unsupported-at-run-time; the cell&#39;s verdict is its sub-cases&#39;`,
+	for _, want := range []string{`<h2 id="subs">Sub-cases</h2>`, "The gate: REGRESSION (through its sub-cases, below).", `1 of 6 passed, 4 failed, 1 unsupported-at-run-time; the cell&#39;s verdict is its sub-cases&#39;`,
 		`<tr id="sub-http2_6.5.3_1" class="regression"><td>http2/6.5.3/1</td><td><span class="tag failed">failed</span></td><td><span class="tag failed regression">REGRESSION</span>`,
 		`<tr id="sub-http2_4.2_3" class="expected"><td>http2/4.2/3</td><td><span class="tag failed">failed</span></td><td><span class="tag failed expected">expected by the baseline</span>`,
 		`<tr id="sub-http2_6.9.1_2" class="expected"><td>http2/6.9.1/2</td><td><span class="tag unsupported-at-run-time">unsupported-at-run-time</span>`,
@@ -164,7 +164,7 @@ func TestToySuiteGetsASection(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"complete": true, "planned": 3, "ran": 3}`), 0o644))
 	page := generateWith(t, out, func() []suite.Suite { return []suite.Suite{toySuite{}} }, Options{Root: t.TempDir()})
 	toy := section(t, page, "toy")
-	for _, want := range []string{`<a href="#toy">toy</a>`, `<li class="gate fail"><a href="#toy"><strong>toy</strong></a> FAIL: 2 regressions`,
+	for _, want := range []string{`<a href="#toy">toy</a>`, `<li class="gate gate-fail"><a href="#toy">toy</a> <strong>FAIL</strong>: 2 regressions`,
 		`<table class="matrix" data-suite="toy" data-case="alpha">`, `<table class="matrix" data-suite="toy" data-case="beta">`,
 		`<td class="cell succeeded" data-client="toyclient" data-server="s1@fancy" data-case="alpha"`,
 		`<td class="cell failed regression" data-client="toyclient" data-server="s2@plain" data-case="alpha"`,

@@ -135,7 +135,7 @@ func suiteSectionFor(sel *Selection, o Options, dir string, sr *suiteRun) (suite
 			Suite: r.Suite, SuiteTitle: s.title(), D: d}); err != nil {
 			return sec, caseGroup{}, err
 		}
-		sec.Diff = &diffLink{Href: name, Text: fmt.Sprintf("%d results changed verdict since %s (outlined)", len(d.Changed), old.ID)}
+		sec.Diff = &diffLink{Href: name, Text: fmt.Sprintf("%s verdict since %s (outlined)", plural(len(d.Changed), "result changed its", "results changed their"), old.ID)}
 	} else {
 		_ = os.Remove(filepath.Join(dir, "diff-"+r.Suite+".html"))
 		if len(sel.Notes[r.Suite]) == 0 {
