@@ -96,16 +96,20 @@ func judge(o Options, s *shown, r *Run, verdicts []matrix.Result, pages map[stri
 	}
 	regressions := plural(len(rep.Regressions), "regression", "regressions")
 	g.Incomplete = r.State.Incompleteness(wholeCells(r.Results))
+	ran := fmt.Sprintf("all %s ran", plural(r.State.Done.Planned, "planned cell", "planned cells"))
+	if !r.State.Recorded {
+		ran = "result.json does not say whether every planned cell ran (an older wirelab's)"
+	}
 	switch {
 	case g.Incomplete != "":
 		g.Verdict, g.Class = GateIncomplete, "gate-incomplete"
 		g.Line = fmt.Sprintf("%s; of what ran: %s, %s", g.Incomplete, regressions, counts)
 	case len(rep.Regressions) > 0:
 		g.Verdict, g.Class = GateFail, "gate-fail"
-		g.Line = fmt.Sprintf("%s (results the baseline does not expect), %s", regressions, counts)
+		g.Line = fmt.Sprintf("%s (results the baseline does not expect), %s; %s", regressions, counts, ran)
 	default:
 		g.Verdict, g.Class = GatePass, "gate-pass"
-		g.Line = "no regressions, " + counts
+		g.Line = fmt.Sprintf("no regressions, %s; %s", counts, ran)
 	}
 	return g
 }
