@@ -10,7 +10,7 @@ GO_SOURCES := $(shell find cmd internal images -name '*.go' -not -name '*_test.g
 # The dashboard (make report, and at the end of interop, h2, grpcweb, fuzz and coverage, whatever
 # the suite's outcome): RUNS=quic/ID,h2/ID picks runs, DIFF=quic/ID|none the run to compare with,
 # TRACES=all|failed|none the cells that get a packet list and a time-sequence chart.
-REPORT = $(WIRELAB) report --out $(OUT) $(if $(RUNS),--runs $(RUNS)) $(if $(DIFF),--diff $(DIFF)) $(if $(TRACES),--traces $(TRACES))
+REPORT = $(WIRELAB) report --out $(OUT) $(if $(RUNS),--runs $(RUNS)) $(if $(DIFF),--diff $(DIFF)) $(if $(TRACES),--traces $(TRACES)) $(if $(REPORT_BASELINES),--baseline $(REPORT_BASELINES))
 # AND_REPORT ends a suite's recipe line: the report runs after the suite, and the line exits with
 # the suite's code (the report's when the suite passed). REPORT_AFTER=0 skips it (a CI shard: the
 # merge job reports).
@@ -82,7 +82,7 @@ include fuzz/fuzz.mk coverage/coverage.mk
 fuzz-go: ## wirelab's Go native fuzz targets (go test -fuzz; quic-go's QPACK, our parsers): FUZZTIME=30s each
 	@OUT=$(OUT) bash fuzz/go/run.sh $(or $(FUZZTIME),30s)
 
-report: $(WIRELAB) ## HTML dashboard out/report/index.html from the latest run of each suite: RUNS=quic/ID,h2/ID DIFF=quic/ID|none TRACES=all|failed|none
+report: $(WIRELAB) ## HTML dashboard out/report/index.html from the latest run of each suite: RUNS=quic/ID,h2/ID DIFF=quic/ID|none TRACES=all|failed|none REPORT_BASELINES=quic=FILE|none
 	@$(REPORT)
 
 setup-browser: ## setup, and headless Chromium for the report's browser test (make test does it)

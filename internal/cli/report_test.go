@@ -28,7 +28,8 @@ func TestReportExitCodes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "report", "cells", "quic", "r1", "quic-go_quic-go__handshake.html")); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"--runs", "quic/r2"}, {"--runs", "quic"}, {"--diff", "quic/r1"}, {"--traces", "most"}, {"extra"}} {
+	for _, args := range [][]string{{"--runs", "quic/r2"}, {"--runs", "quic"}, {"--diff", "quic/r1"}, {"--traces", "most"}, {"extra"},
+		{"--baseline", "nosuch=x.yml"}, {"--baseline", "quic=/nonexistent/expected.yml"}, {"--baseline", "quic=none,quic=none"}} {
 		code, _, stderr := wl(append([]string{"report", "--out", out}, args...)...)
 		if code != ExitBadInput || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "wirelab report: ") {
 			t.Errorf("%v: exit %d, stderr %q: want 2 and one line", args, code, stderr)

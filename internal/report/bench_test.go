@@ -9,8 +9,8 @@ import (
 	"github.com/wirelab/wirelab/internal/benchsuite"
 )
 
-// writeBenchRun makes out/bench/<id>/ as wirelab bench leaves it: bench.csv, result.json naming
-// the charts, the SVG files, and latest pointing at it.
+// writeBenchRun makes out/bench/<id>/ as wirelab bench leaves it: its journal (a cell per
+// protocol), bench.csv, result.json naming the charts, the SVG files, and latest pointing at it.
 func writeBenchRun(t *testing.T, out, id string) {
 	t.Helper()
 	dir := filepath.Join(out, "bench", id)
@@ -32,7 +32,16 @@ func writeBenchRun(t *testing.T, out, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"charts": ["`+charts[0].File+`", "`+charts[1].File+`"]}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"complete": true, "planned": 3, "ran": 3, "charts": ["`+
+		charts[0].File+`", "`+charts[1].File+`"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var journal strings.Builder
+	for _, proto := range []string{"h1", "h2", "h3"} {
+		journal.WriteString(`{"server":"nginx","client":"curl","case":"lte","abbr":"lte","axes":{"protocol":"` + proto + `"},"result":"succeeded","seconds":20,` +
+			`"dir":"x","rerun":"wirelab bench --servers nginx --clients curl --protocols ` + proto + ` --profiles lte --seed 1"}` + "\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), []byte(journal.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_ = os.Remove(filepath.Join(out, "bench", "latest"))
@@ -41,7 +50,8 @@ func writeBenchRun(t *testing.T, out, id string) {
 	}
 }
 
-// The dashboard's Bench section: in the nav, the latest run's table and its charts inline.
+// The dashboard's Bench section (a registered suite like the others): in the nav, its matrix,
+// the latest run's table and its charts inline.
 func TestBenchSection(t *testing.T) {
 	out := fixture(t)
 	tshark, _ := fakeDocker(t, true)
@@ -50,7 +60,8 @@ func TestBenchSection(t *testing.T) {
 	}
 	writeBenchRun(t, out, "b1")
 	page := read(t, generate(t, out, tshark, TracesNone))
-	for _, want := range []string{`<a href="#bench">`, `<section id="bench">`, `Run <a href="../bench/b1/"><code>b1</code></a>: 6 rows, 2 charts`,
+	for _, want := range []string{`<a href="#bench">`, `<section id="bench">`, `Run <a href="../bench/b1/"><code>b1</code></a>: 3 cells: 3 passed`, `<table class="matrix" data-suite="bench" data-case="lte">`,
+		`data-server="nginx@h3"`, "From bench.csv (6 rows) and the run&#39;s 2 charts",
 		`<td>nginx</td><td>default</td><td>default</td><td>default</td><td>curl</td><td>h3</td><td>lte</td><td>1MB</td><td class="num">2</td><td class="num">1105</td>`,
 		`<title>median download time vs object size on lte</title>`, `<title>h3 / h2 median download time on lte (below 1: h3 faster)</title>`} {
 		if !strings.Contains(page, want) {

@@ -10,16 +10,19 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/wirelab/wirelab/internal/grpcwebsuite"
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/netem"
+	"github.com/wirelab/wirelab/internal/reportview"
 )
 
 // cellPage is what a cell's page shows.
 type cellPage struct {
 	Label, Suite, SuiteTitle, Run, RunHref string
 	Verdict, Reason                        string
+	Mark, MarkText                         string // how the gate took the cell
 	Facts                                  [][2]string
+	SubCounts                              string
+	Subs                                   []subRow
 	Rerun, RerunHref                       string
 	Repetitions                            []repRow
 	Evidence                               []FolderEvidence
@@ -32,6 +35,9 @@ type cellPage struct {
 }
 
 type repRow struct{ Name, Href, Seed, Result, Seconds, Reason string }
+
+// subRow is a sub-case on its cell's page: its verdict and how the gate took it.
+type subRow struct{ Anchor, Name, Result, Mark, MarkText, Reason, PassRate string }
 
 // traceInfo is what the report found out about a cell's trace before writing its page.
 type traceInfo struct {
@@ -47,17 +53,41 @@ type traceInfo struct {
 
 // cellPageData gathers a cell's page: verdict, facts, the rerun command, every folder's
 // evidence, the sim's stats and seed, the time-sequence chart and the packet list.
-func cellPageData(out string, c *Cell, own *matrix.Result, ti traceInfo) cellPage {
+func cellPageData(out string, sr *suiteRun, c *Cell, ti traceInfo) cellPage {
 	r := c.R
-	p := cellPage{Label: r.Label(), Suite: c.Run.Suite, SuiteTitle: suiteTitles[c.Run.Suite], Run: c.Run.ID,
+	title := sr.suite.title()
+	p := cellPage{Label: r.Label(), Suite: c.Run.Suite, SuiteTitle: title, Run: c.Run.ID,
 		RunHref: hrefFromPage(out, c.Run.Dir) + "/", Verdict: r.Result, Reason: r.Reason, Rerun: r.Rerun}
-	if p.Rerun == "" {
-		p.Rerun = rerunFallback(c.Run.Suite, r)
+	p.Mark = sr.gate.mark(c)
+	p.MarkText = markWords[p.Mark]
+	if own := sr.gate.marks[r.Key()]; p.Mark != "" && own != p.Mark {
+		p.MarkText += " (through its sub-cases, below)"
 	}
-	p.Facts = [][2]string{{"suite", suiteTitles[c.Run.Suite]}, {"run", c.Run.ID}, {"client", r.Client}, {"server", r.Server},
-		{"case", caseLabel(r)}, {"seconds", fmt.Sprintf("%.1f", r.Seconds)}}
-	if own != nil && (own.Result != r.Result || own.Reason != r.Reason) {
-		p.Facts = append(p.Facts, [2]string{"own outcome", own.Result + ": " + own.Reason + " (the verdict above is after the comparison with the direct chain)"})
+	if p.Rerun == "" {
+		p.Rerun = sr.suite.view.Rerun(r)
+	}
+	if p.Rerun == "" {
+		p.Rerun = "(the cell wrote no rerun command)"
+	}
+	p.Facts = [][2]string{{"suite", title}, {"run", c.Run.ID}, {"client", r.Client}, {"server", r.Server}}
+	for _, a := range r.Named() {
+		if a.Name != matrix.AxisServer && a.Name != matrix.AxisClient && a.Name != matrix.AxisCase {
+			p.Facts = append(p.Facts, [2]string{a.Name, a.Value})
+		}
+	}
+	p.Facts = append(p.Facts, [2]string{"case", caseLabel(r)}, [2]string{"seconds", fmt.Sprintf("%.1f", r.Seconds)})
+	if c.Own.Result != "" && (c.Own.Result != r.Result || c.Own.Reason != r.Reason) {
+		p.Facts = append(p.Facts, [2]string{"own outcome", c.Own.Result + ": " + c.Own.Reason + " (the verdict above is the suite's, over the whole run: result.json's)"})
+	}
+	if len(c.Subs) > 0 {
+		p.SubCounts = subCounts(c.Subs)
+		if r.BySubs {
+			p.SubCounts += "; the cell's verdict is its sub-cases': they are judged, not the cell"
+		}
+		for _, s := range c.Subs {
+			m := sr.gate.marks[s.Key()]
+			p.Subs = append(p.Subs, subRow{Anchor: subAnchor(s.Sub), Name: s.Sub, Result: s.Result, Mark: m, MarkText: markWords[m], Reason: s.Reason, PassRate: s.PassRate()})
+		}
 	}
 	if r.Repeat != nil {
 		p.Facts = append(p.Facts, [2]string{"repetitions passed", r.PassRate() + map[bool]string{true: " (flaky)"}[r.Flaky()]})
@@ -66,7 +96,7 @@ func cellPageData(out string, c *Cell, own *matrix.Result, ti traceInfo) cellPag
 		p.Facts = append(p.Facts, [2]string{"details", r.Details})
 	}
 	if len(r.Values) > 0 {
-		p.Facts = append(p.Facts, [2]string{"values per repetition", joinNums(r.Values)})
+		p.Facts = append(p.Facts, [2]string{"values per repetition", reportview.Nums(r.Values)})
 	}
 	if c.Folder != "" {
 		if f := filepath.Join(c.Folder, "rerun.sh"); fileExists(f) {
@@ -104,24 +134,11 @@ func madeEvidence(out string, ti traceInfo) FolderEvidence {
 	return FolderEvidence{Title: "made by this report from sim/trace_node_right.pcap (the run left no pcapng)", Files: []Evidence{e}}
 }
 
-var suiteTitles = map[string]string{SuiteQUIC: "QUIC/HTTP-3 interop", SuiteH2: "HTTP/2 conformance", SuiteGrpcweb: "gRPC-web conversion"}
-
 func caseLabel(r matrix.Result) string {
 	if r.Abbr != "" {
 		return r.Case + " (" + r.Abbr + ")"
 	}
 	return r.Case
-}
-
-// rerunFallback is the command for a cell that never wrote one (unsupported before it ran).
-func rerunFallback(suite string, r matrix.Result) string {
-	switch suite {
-	case SuiteQUIC:
-		return fmt.Sprintf("wirelab quic --servers %s --clients %s --tests %s", r.Server, r.Client, r.Case)
-	case SuiteH2:
-		return fmt.Sprintf("wirelab h2 --servers %s --cases %s", r.Server, r.Case)
-	}
-	return fmt.Sprintf("wirelab grpcweb --chains %s --servers %s --clients %s --cases %s", r.Get(grpcwebsuite.AxisChain), r.Server, r.Client, r.Case)
 }
 
 // repetitions lists a cell's --repeat repetitions, or a measurement's repetition folders.

@@ -9,15 +9,20 @@ import (
 	"strings"
 
 	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/reportview"
 )
 
-// Cell is one result of a shown run, with where its evidence is and where its page goes.
+// Cell is one cell of a shown run (its verdict), with its sub-cases, where its evidence is and
+// where its page goes.
 type Cell struct {
 	Run    *Run
 	R      matrix.Result
-	Folder string // <run>/<server>_<client>/<case>, every suite's layout; "" when nothing was written
-	Page   string // the page, relative to the report folder: cells/<suite>/<run>/<name>.html
-	Cache  string // the cache folder of its trace summaries (under the report folder)
+	Own    matrix.Result    // the cell's outcome as journaled, before the suite's judgment over the run
+	Subs   []matrix.Result  // its sub-cases' verdicts, in order
+	Trace  reportview.Trace // how to read its sim trace (its suite's)
+	Folder string           // <run>/<server>_<client>/<case>, every suite's layout; "" when nothing was written
+	Page   string           // the page, relative to the report folder: cells/<suite>/<run>/<name>.html
+	Cache  string           // the cache folder of its trace summaries (under the report folder)
 }
 
 // cellsDir is where a run's cell pages go, relative to the report folder.
@@ -41,18 +46,46 @@ func pageName(label string, used map[string]bool) string {
 	return name
 }
 
-// runCells makes the cells of a run; reportDir is the report folder (for the cache).
-func runCells(r *Run, reportDir string) []*Cell {
+// runCells makes the cells of a run from its verdicts (in the order of r.Results, a cell's
+// sub-cases after it); reportDir is the report folder (for the cache).
+func runCells(r *Run, verdicts []matrix.Result, v reportview.View, reportDir string) []*Cell {
 	used := map[string]bool{}
-	out := make([]*Cell, 0, len(r.Results))
+	own := map[string]matrix.Result{}
 	for _, res := range r.Results {
+		own[res.Key()] = res
+	}
+	var out []*Cell
+	byKey := map[string]*Cell{}
+	for _, res := range verdicts {
+		if res.Sub != "" {
+			if c := byKey[res.Whole().Key()]; c != nil {
+				c.Subs = append(c.Subs, res)
+			}
+			continue
+		}
 		name := pageName(res.Label(), used)
-		c := &Cell{Run: r, R: res, Page: cellsDir(r.RunRef) + "/" + name + ".html",
+		c := &Cell{Run: r, R: res, Own: own[res.Key()], Trace: v.Trace(res), Page: cellsDir(r.RunRef) + "/" + name + ".html",
 			Cache: filepath.Join(reportDir, "cache", r.Suite, r.ID, name)}
 		if dir := filepath.Join(r.Dir, res.Path()); isDir(dir) {
 			c.Folder = dir
 		}
 		out = append(out, c)
+		byKey[res.Key()] = c
+	}
+	return out
+}
+
+// subAnchor is a sub-case's row on its cell's page.
+func subAnchor(sub string) string { return "sub-" + unsafeName.ReplaceAllString(sub, "_") }
+
+// pagesOf maps every result's key to its page: a cell's, and a sub-case's row on its cell's page.
+func pagesOf(cells []*Cell) map[string]string {
+	out := map[string]string{}
+	for _, c := range cells {
+		out[c.R.Key()] = c.Page
+		for _, s := range c.Subs {
+			out[s.Key()] = c.Page + "#" + subAnchor(s.Sub)
+		}
 	}
 	return out
 }

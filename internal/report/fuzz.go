@@ -6,14 +6,11 @@ import (
 	"github.com/wirelab/wirelab/internal/report/fuzzcov"
 )
 
-// extraSections are the bench section (bench.go) and the fuzzing and coverage sections (internal/report/fuzzcov), each when
+// extraSections are the fuzzing and coverage sections (internal/report/fuzzcov), each when
 // out/ holds what its make target writes. A section that cannot be read says why in its place:
 // the rest of the report stands.
 func extraSections(o Options) []extraSection {
 	var out []extraSection
-	if x, ok := benchSection(o); ok { // make bench's section comes first: it is a suite's
-		out = append(out, x)
-	}
 	for _, s := range []struct {
 		id, dir string
 		make    func(outDir, relOut string) (fuzzcov.Section, error)

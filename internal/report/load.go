@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -12,33 +13,14 @@ import (
 	"github.com/wirelab/wirelab/internal/run"
 )
 
-// The matrix suites the report reads, in the order it shows them.
-const (
-	SuiteQUIC    = "quic"
-	SuiteH2      = "h2"
-	SuiteGrpcweb = "grpcweb"
-)
-
-// Suites are the matrix suites, in report order.
-var Suites = []string{SuiteQUIC, SuiteH2, SuiteGrpcweb}
-
-func knownSuite(s string) bool {
-	for _, x := range Suites {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // RunRef names one run: out/<Suite>/<ID>/.
 type RunRef struct{ Suite, ID string }
 
 func (r RunRef) String() string { return r.Suite + "/" + r.ID }
 
 // ParseRunRefs parses a comma-separated list of suite/run-id ("quic/20261123-101500-ab12,h2/x"):
-// a known suite, a valid run id, at most one run per suite.
-func ParseRunRefs(list string) ([]RunRef, error) {
+// a registered suite (of suites), a valid run id, at most one run per suite.
+func ParseRunRefs(list string, suites []string) ([]RunRef, error) {
 	var out []RunRef
 	seen := map[string]bool{}
 	for _, item := range strings.Split(list, ",") {
@@ -48,8 +30,8 @@ func ParseRunRefs(list string) ([]RunRef, error) {
 		}
 		suite, id, ok := strings.Cut(item, "/")
 		switch {
-		case !ok || !knownSuite(suite):
-			return nil, fmt.Errorf("%q: want suite/run-id with suite one of %s", item, strings.Join(Suites, ", "))
+		case !ok || !slices.Contains(suites, suite):
+			return nil, fmt.Errorf("%q: want suite/run-id with suite one of %s", item, strings.Join(suites, ", "))
 		case !run.ValidID(id):
 			return nil, fmt.Errorf("%q: %q is not a run id", item, id)
 		case seen[suite]:
@@ -64,9 +46,12 @@ func ParseRunRefs(list string) ([]RunRef, error) {
 // Run is one matrix run as the report reads it.
 type Run struct {
 	RunRef
-	Dir      string          // out/<suite>/<id>
-	Results  []matrix.Result // one per cell (a cell journaled twice: the last), sorted
-	Modified time.Time       // when results.jsonl was last written
+	Dir string // out/<suite>/<id>
+	// Results are one per cell and sub-case (a cell journaled twice: the last, with its own
+	// sub-cases), sorted: a cell's sub-cases follow it.
+	Results  []matrix.Result
+	Modified time.Time // when results.jsonl was last written
+	State    RunState  // result.json's completeness and run.json's arguments
 }
 
 // journal is a run's results.jsonl.
@@ -124,16 +109,32 @@ func LoadRun(out string, ref RunRef) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	last := map[string]int{}
+	cells := latest(rs)
+	matrix.SortResults(cells)
+	dir := filepath.Join(out, ref.Suite, ref.ID)
+	return &Run{RunRef: ref, Dir: dir, Results: cells, Modified: st.ModTime(), State: readState(dir)}, nil
+}
+
+// latest keeps each result's last line: a cell journaled again (a resumed cell run anew) takes
+// the place of its first line, and its earlier sub-cases go with it (the new row brings its own).
+func latest(rs []matrix.Result) []matrix.Result {
+	at := map[string]int{}
 	var cells []matrix.Result
 	for _, r := range rs {
-		if i, ok := last[r.Key()]; ok {
+		k := r.Key()
+		if i, ok := at[k]; ok {
 			cells[i] = r
+			if r.Sub == "" {
+				for j := range cells {
+					if cells[j].Sub != "" && cells[j].Whole().Key() == k {
+						cells[j].Result = "" // dropped below
+					}
+				}
+			}
 			continue
 		}
-		last[r.Key()] = len(cells)
+		at[k] = len(cells)
 		cells = append(cells, r)
 	}
-	matrix.SortResults(cells)
-	return &Run{RunRef: ref, Dir: filepath.Join(out, ref.Suite, ref.ID), Results: cells, Modified: st.ModTime()}, nil
+	return slices.DeleteFunc(cells, func(r matrix.Result) bool { return r.Result == "" })
 }

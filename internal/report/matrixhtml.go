@@ -2,49 +2,21 @@ package report
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/wirelab/wirelab/internal/grpcwebsuite"
-	"github.com/wirelab/wirelab/internal/h2suite"
 	"github.com/wirelab/wirelab/internal/matrix"
-	"github.com/wirelab/wirelab/internal/quicinterop"
+	"github.com/wirelab/wirelab/internal/reportview"
 )
 
-// caseInfo is a case as the dashboard names it: its abbreviation and what it verifies.
-type caseInfo struct{ Name, Abbr, Desc string }
-
-// suiteCases lists the run's cases in the order of the suite's case file in the repository
-// (root; the order the terminal shows), cases the file lacks after them by name. A case's
-// abbreviation is the run's own.
-func suiteCases(suite, root string, results []matrix.Result) []caseInfo {
-	var known []caseInfo
-	switch suite {
-	case SuiteQUIC:
-		if cs, err := quicinterop.LoadCases(filepath.Join(root, "conformance", "quic", "testcases.yml")); err == nil {
-			for _, c := range cs {
-				known = append(known, caseInfo{c.Name, c.Abbr, c.Description})
-			}
-		}
-	case SuiteH2:
-		if ss, err := h2suite.LoadSections(filepath.Join(root, "conformance", "h2", "matrix.yml")); err == nil {
-			for _, s := range ss {
-				known = append(known, caseInfo{s.Name, s.Abbr, strings.TrimSpace(s.Requirement + ": " + s.Description)})
-			}
-		}
-	case SuiteGrpcweb:
-		if cs, err := grpcwebsuite.LoadCases(filepath.Join(root, "conformance", "grpcweb", "cases.yml")); err == nil {
-			for _, c := range cs {
-				known = append(known, caseInfo{c.Name, c.Abbr, strings.TrimSpace(c.Kind + " case: " + c.Requirement)})
-			}
-		}
-	}
+// suiteCases lists the run's cases in the order of the suite's case file (known; the order the
+// terminal shows), cases the file lacks after them by name. A case's abbreviation is the run's
+// own.
+func suiteCases(known []reportview.Case, results []matrix.Result) []reportview.Case {
 	abbr := map[string]string{}
 	for _, r := range results {
 		abbr[r.Case] = r.Abbr
 	}
-	var out []caseInfo
+	var out []reportview.Case
 	for _, c := range known {
 		if a, ok := abbr[c.Name]; ok {
 			if a != "" {
@@ -60,30 +32,9 @@ func suiteCases(suite, root string, results []matrix.Result) []caseInfo {
 	}
 	sort.Strings(rest)
 	for _, name := range rest {
-		out = append(out, caseInfo{Name: name, Abbr: abbr[name]})
+		out = append(out, reportview.Case{Name: name, Abbr: abbr[name]})
 	}
 	return out
-}
-
-// layout says how a suite lays a case's cells out: which name is the row and which the column.
-type layout struct {
-	corner   string
-	row, col func(matrix.Result) string
-	oracle   bool // gRPC-web: the direct chain's outcome beside each verdict
-	allRows  bool // every row of the run in each case's table (QUIC: the same clients everywhere)
-	allCols  bool
-}
-
-func suiteLayout(suite string) layout {
-	client := func(r matrix.Result) string { return r.Client }
-	server := func(r matrix.Result) string { return r.Slot() }
-	switch suite {
-	case SuiteQUIC:
-		return layout{corner: "client \\ server", row: client, col: server, allRows: true, allCols: true}
-	case SuiteGrpcweb:
-		return layout{corner: "server@chain \\ client", row: server, col: client, oracle: true}
-	}
-	return layout{corner: "server \\ client", row: server, col: client, allRows: true}
 }
 
 // verdictText is a cell's mark: the case's letters, and ~k/N when its repetitions disagreed.
@@ -98,76 +49,122 @@ func verdictText(r matrix.Result) string {
 	return t
 }
 
-// cellTitle is a verdict cell's tooltip: its one-line reason (the verdict when it has none),
-// kept short.
-func cellTitle(r matrix.Result) string {
-	t := r.Reason
+// markWords say what a gate mark means, in a cell's tooltip.
+var markWords = map[string]string{markRegression: "REGRESSION", markExpected: "expected by the baseline",
+	markFlaky: "flaky within its measured rate", markFlakyOnce: "flaky entry, run once (decides nothing)", markStale: "newly passing: its baseline entry is stale"}
+
+// cellTitle is a verdict cell's tooltip: how the gate took it, its one-line reason (the verdict
+// when it has none) kept short, and its sub-cases' counts.
+func cellTitle(c *Cell, mark string) string {
+	t := c.R.Reason
 	if t == "" {
-		t = r.Result
+		t = c.R.Result
 	}
 	if len(t) > 300 {
 		t = t[:300] + " …"
 	}
+	if w := markWords[mark]; w != "" {
+		t = w + ": " + t
+	}
+	if len(c.Subs) > 0 {
+		t += " [sub-cases: " + subCounts(c.Subs) + "]"
+	}
 	return t
 }
 
-// matrixTables builds one table per case. was holds, for cells whose verdict changed since the
-// compared run, the old verdict; direct the gRPC-web direct chain's own outcomes by
-// server|client|case.
-func matrixTables(suite string, cases []caseInfo, cells []*Cell, was map[string]string, direct map[string]matrix.Result) []matrixTable {
-	lay := suiteLayout(suite)
+// subCounts tallies sub-cases by verdict.
+func subCounts(subs []matrix.Result) string {
+	n := map[string]int{}
+	for _, s := range subs {
+		n[s.Result]++
+	}
+	out := fmt.Sprintf("%d of %d passed", n[matrix.Succeeded], len(subs))
+	for _, w := range []string{matrix.Failed, matrix.UnsupportedAtRunTime, matrix.Unsupported} {
+		if n[w] > 0 {
+			out += fmt.Sprintf(", %d %s", n[w], w)
+		}
+	}
+	return out
+}
+
+// subShort is a cell's sub-cases in the matrix: passed/all.
+func subShort(subs []matrix.Result) string {
+	if len(subs) == 0 {
+		return ""
+	}
+	n := 0
+	for _, s := range subs {
+		if s.Result == matrix.Succeeded {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d/%d", n, len(subs))
+}
+
+// matrixTables builds one table per case, laid out as the suite's view says. was holds, for
+// cells whose verdict changed since the compared run, the old verdict; g marks each cell as the
+// gate took it.
+func matrixTables(suite string, lay reportview.Layout, cases []reportview.Case, cells []*Cell, was map[string]string, g gate) []matrixTable {
+	if lay.Row == nil {
+		lay.Row = func(r matrix.Result) string { return r.Slot() }
+	}
+	if lay.Col == nil {
+		lay.Col = func(r matrix.Result) string { return r.Client }
+	}
 	byCase := map[string][]*Cell{}
 	allRows, allCols := map[string]bool{}, map[string]bool{}
 	for _, c := range cells {
 		byCase[c.R.Case] = append(byCase[c.R.Case], c)
-		allRows[lay.row(c.R)], allCols[lay.col(c.R)] = true, true
+		allRows[lay.Row(c.R)], allCols[lay.Col(c.R)] = true, true
 	}
 	var tables []matrixTable
 	for _, k := range cases {
 		cs := byCase[k.Name]
 		rows, cols := allRows, allCols
-		if !lay.allRows || !lay.allCols {
+		if !lay.AllRows || !lay.AllCols {
 			here := [2]map[string]bool{{}, {}}
 			for _, c := range cs {
-				here[0][lay.row(c.R)], here[1][lay.col(c.R)] = true, true
+				here[0][lay.Row(c.R)], here[1][lay.Col(c.R)] = true, true
 			}
-			if !lay.allRows {
+			if !lay.AllRows {
 				rows = here[0]
 			}
-			if !lay.allCols {
+			if !lay.AllCols {
 				cols = here[1]
 			}
 		}
-		t := matrixTable{Suite: suite, Case: k.Name, Caption: k.Name, Desc: k.Desc, Corner: lay.corner}
+		t := matrixTable{Suite: suite, Case: k.Name, Caption: k.Name, Desc: k.Desc, Corner: lay.Corner}
 		if k.Abbr != "" {
 			t.Caption = fmt.Sprintf("%s (%s)", k.Name, k.Abbr)
 		}
-		colNames := sortedRowNames(suite, cols)
+		colNames := sortedNames(cols, lay.Less)
 		for _, name := range colNames {
 			t.Cols = append(t.Cols, matrixCol{Name: name})
-			if lay.oracle {
-				t.Cols = append(t.Cols, matrixCol{Name: "direct", Oracle: true})
+			if lay.Beside != nil {
+				t.Cols = append(t.Cols, matrixCol{Name: lay.Beside.Head, Oracle: true})
 			}
 		}
 		at := map[[2]string]*Cell{}
 		for _, c := range cs {
-			at[[2]string{lay.row(c.R), lay.col(c.R)}] = c
+			at[[2]string{lay.Row(c.R), lay.Col(c.R)}] = c
 		}
-		for _, rowName := range sortedRowNames(suite, rows) {
+		for _, rowName := range sortedNames(rows, lay.Less) {
 			row := matrixRow{Name: rowName}
 			for _, colName := range colNames {
 				c := at[[2]string{rowName, colName}]
 				if c == nil {
 					row.Cells = append(row.Cells, matrixCell{Kind: "none"})
-					if lay.oracle {
+					if lay.Beside != nil {
 						row.Cells = append(row.Cells, matrixCell{Kind: "none"})
 					}
 					continue
 				}
-				row.Cells = append(row.Cells, matrixCell{Kind: "verdict", Verdict: c.R.Result, Client: c.R.Client, Server: c.R.Slot(),
-					Case: c.R.Case, Title: cellTitle(c.R), Href: c.Page, Text: verdictText(c.R), Was: was[c.R.Key()]})
-				if lay.oracle {
-					row.Cells = append(row.Cells, oracleCell(c.R, direct))
+				mark := g.mark(c)
+				row.Cells = append(row.Cells, matrixCell{Kind: "verdict", Verdict: c.R.Result, Mark: mark, Client: c.R.Client, Server: c.R.Slot(),
+					Case: c.R.Case, Title: cellTitle(c, mark), Href: c.Page, Text: verdictText(c.R), Subs: subShort(c.Subs), Was: was[c.R.Key()]})
+				if lay.Beside != nil {
+					m := lay.Beside.Mark(c.R)
+					row.Cells = append(row.Cells, matrixCell{Kind: "oracle", Verdict: m.Verdict, Text: m.Text, Title: m.Title})
 				}
 			}
 			t.Rows = append(t.Rows, row)
@@ -177,38 +174,17 @@ func matrixTables(suite string, cases []caseInfo, cells []*Cell, was map[string]
 	return tables
 }
 
-// oracleCell shows the direct chain's own outcome for a gRPC-web cell's server, client and case.
-func oracleCell(r matrix.Result, direct map[string]matrix.Result) matrixCell {
-	if r.Get(grpcwebsuite.AxisChain) == grpcwebsuite.DirectChain {
-		return matrixCell{Kind: "oracle", Text: "oracle", Title: "this row is the direct chain: the oracle itself"}
-	}
-	d, ok := direct[r.With(grpcwebsuite.AxisChain, grpcwebsuite.DirectChain).Key()]
-	if !ok {
-		return matrixCell{Kind: "oracle", Text: "—", Title: "no direct cell: edge and origin cases check the converter alone"}
-	}
-	return matrixCell{Kind: "oracle", Verdict: d.Result, Text: map[string]string{matrix.Succeeded: "✓", matrix.Failed: "✕", matrix.Unsupported: "-"}[d.Result],
-		Title: "direct: " + cellTitle(d)}
-}
-
-// sortedRowNames orders names; gRPC-web puts each server's direct chain (the oracle) first.
-func sortedRowNames(suite string, set map[string]bool) []string {
+// sortedNames orders a table's row or column names (less: the suite's order, else by name).
+func sortedNames(set map[string]bool, less func(a, b string) bool) []string {
 	out := make([]string, 0, len(set))
 	for n := range set {
 		out = append(out, n)
 	}
-	sort.Slice(out, func(a, b int) bool {
-		if suite == SuiteGrpcweb {
-			sa, ca, _ := strings.Cut(out[a], "@")
-			sb, cb, _ := strings.Cut(out[b], "@")
-			if sa != sb {
-				return sa < sb
-			}
-			if (ca == grpcwebsuite.DirectChain) != (cb == grpcwebsuite.DirectChain) {
-				return ca == grpcwebsuite.DirectChain
-			}
-		}
-		return out[a] < out[b]
-	})
+	if less == nil {
+		sort.Strings(out)
+	} else {
+		sort.Slice(out, func(a, b int) bool { return less(out[a], out[b]) })
+	}
 	return out
 }
 

@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+
+	"github.com/wirelab/wirelab/internal/reportview"
 )
 
 //go:embed templates/*.html assets/style.css assets/filter.js
@@ -67,13 +69,14 @@ type caseGroup struct {
 
 type diffLink struct{ Href, Text string }
 
-// matrixCell is one cell of a matrix table: a verdict (td.cell, linked to its page), the
-// direct chain's outcome beside a gRPC-web verdict (oracle), or a cell not run (none).
+// matrixCell is one cell of a matrix table: a verdict (td.cell, linked to its page), an
+// oracle's outcome beside it (the suite's Beside column), or a cell not run (none).
 type matrixCell struct {
 	Kind                        string // verdict, oracle, none
 	Verdict                     string
+	Mark                        string // how the gate took it: regression, expected, ... ("": passed, unsupported)
 	Client, Server, Case, Title string
-	Href, Text, Was             string
+	Href, Text, Subs, Was       string
 }
 
 type matrixCol struct {
@@ -101,22 +104,60 @@ type dataTable struct {
 	Rows [][]tableCell
 }
 
-// block is a suite's part below its matrices: a heading, notes, charts and a table.
+// block is a suite's part below its matrices (its view's): a heading, notes, charts and a table.
 type block struct {
-	Heading string
-	Notes   []string
-	Charts  []template.HTML
-	Table   *dataTable
+	Heading  string
+	Notes    []string
+	Warnings []string
+	Charts   []template.HTML
+	Table    *dataTable
+}
+
+// blocksOf makes a suite's blocks into the page's: the charts are the suite's SVG (svgchart
+// escapes its text), the table cells' flags classes of the stylesheet.
+func blocksOf(bs []reportview.Block) []block {
+	out := make([]block, len(bs))
+	for i, b := range bs {
+		out[i] = block{Heading: b.Heading, Notes: b.Notes, Warnings: b.Warnings}
+		for _, c := range b.Charts {
+			out[i].Charts = append(out[i].Charts, template.HTML(c))
+		}
+		if b.Table == nil {
+			continue
+		}
+		t := &dataTable{Head: b.Table.Head}
+		for _, row := range b.Table.Rows {
+			cells := make([]tableCell, len(row))
+			for j, c := range row {
+				cells[j] = tableCell{Text: c.Text, Href: c.Href, Title: c.Title}
+				switch {
+				case c.Verdict != "":
+					cells[j].Class = "tag " + c.Verdict
+				case c.Num:
+					cells[j].Class = "num"
+				case c.Warn:
+					cells[j].Class = "warn"
+				}
+			}
+			t.Rows = append(t.Rows, cells)
+		}
+		out[i].Table = t
+	}
+	return out
 }
 
 // suiteSection is one matrix suite on the dashboard.
 type suiteSection struct {
 	ID, Title, Run, RunHref, Counts, Legend string
+	Gate                                    gate
 	Diff                                    *diffLink
 	Notes                                   []string
 	Tables                                  []matrixTable
 	Blocks                                  []block
 }
+
+// gateLink is a suite's verdict at the top of the dashboard.
+type gateLink struct{ ID, Title, Verdict, Class, Line string }
 
 // extraSection is a section another package renders (fuzzing, coverage).
 type extraSection struct {
@@ -127,6 +168,8 @@ type extraSection struct {
 
 type indexPage struct {
 	Generated, Out string
+	Gates          []gateLink
+	Missing        []string // registered suites without a run under out/
 	Nav            []navItem
 	CaseGroups     []caseGroup
 	Suites         []suiteSection

@@ -4,24 +4,28 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/wirelab/wirelab/internal/suite"
 )
 
-// Selection is what one report shows: per suite the run, and the older run it is compared with.
+// Selection is what one report shows: per registered suite the run, and the older run it is
+// compared with.
 type Selection struct {
-	Out   string
-	Runs  map[string]*Run     // suite -> the run shown
-	Diffs map[string]*Run     // suite -> the run its verdicts are compared with (absent: none)
-	Bench *Run                // the gRPC-web run whose benchmark is shown (nil: none)
-	Notes map[string][]string // suite -> what the dashboard should say about the selection
+	Out    string
+	Runs   map[string]*Run     // suite -> the run shown
+	Diffs  map[string]*Run     // suite -> the run its verdicts are compared with (absent: none)
+	Others map[string][]RunRef // suite -> its runs but the one shown, newest first
+	Notes  map[string][]string // suite -> what the dashboard should say about the selection
+	suites []*shown
 }
 
 // Select picks the runs: a suite named in runs shows that run, any other suite its latest; the
 // comparison is with the suite's run named in diffs, else (unless noDiff) with the run before
 // the one shown. Every error is the user's input: a named run that is not there, a
-// results.jsonl that is not one.
-func Select(out string, runs, diffs []RunRef, noDiff bool) (*Selection, error) {
-	sel := &Selection{Out: out, Runs: map[string]*Run{}, Diffs: map[string]*Run{}, Notes: map[string][]string{}}
+// results.jsonl that is not one. The suites are the registry's.
+func Select(out string, reg suite.Registry, runs, diffs []RunRef, noDiff bool) (*Selection, error) {
+	sel := &Selection{Out: out, Runs: map[string]*Run{}, Diffs: map[string]*Run{}, Others: map[string][]RunRef{},
+		Notes: map[string][]string{}, suites: shownSuites(reg)}
 	named := map[string]RunRef{}
 	for _, r := range runs {
 		named[r.Suite] = r
@@ -30,12 +34,13 @@ func Select(out string, runs, diffs []RunRef, noDiff bool) (*Selection, error) {
 	for _, r := range diffs {
 		against[r.Suite] = r
 	}
-	for _, suite := range Suites {
+	for _, s := range sel.suites {
+		suite := s.name
 		list, err := ListRuns(out, suite)
 		if err != nil {
 			return nil, err
 		}
-		cur, pos, err := pickRun(out, suite, list, named)
+		cur, pos, err := pickRun(out, s, list, named)
 		if err != nil {
 			return nil, err
 		}
@@ -43,6 +48,11 @@ func Select(out string, runs, diffs []RunRef, noDiff bool) (*Selection, error) {
 			continue
 		}
 		sel.Runs[suite] = cur
+		for _, ref := range list {
+			if ref != cur.RunRef {
+				sel.Others[suite] = append(sel.Others[suite], ref)
+			}
+		}
 		if ref, ok := against[suite]; ok {
 			if ref == cur.RunRef {
 				return nil, fmt.Errorf("--diff %s: the run shown itself", ref)
@@ -52,13 +62,8 @@ func Select(out string, runs, diffs []RunRef, noDiff bool) (*Selection, error) {
 			}
 		} else if !noDiff {
 			// The run before is the report's own choice: one it cannot read is said, not fatal.
-			if sel.Diffs[suite], _, err = firstMatrixRun(out, suite, list, pos+1); err != nil {
+			if sel.Diffs[suite], _, err = firstMatrixRun(out, s, list, pos+1); err != nil {
 				sel.Notes[suite] = append(sel.Notes[suite], "No comparison with the run before: "+err.Error())
-			}
-		}
-		if suite == SuiteGrpcweb {
-			if sel.Bench, err = benchRun(out, cur, list); err != nil {
-				return nil, err
 			}
 		}
 	}
@@ -77,10 +82,10 @@ func Select(out string, runs, diffs []RunRef, noDiff bool) (*Selection, error) {
 
 // pickRun loads the run named for suite, else the newest matrix run; pos is its index in list
 // (len(list) for a named run that is not in it).
-func pickRun(out, suite string, list []RunRef, named map[string]RunRef) (*Run, int, error) {
-	ref, ok := named[suite]
+func pickRun(out string, s *shown, list []RunRef, named map[string]RunRef) (*Run, int, error) {
+	ref, ok := named[s.name]
 	if !ok {
-		return firstMatrixRun(out, suite, list, 0)
+		return firstMatrixRun(out, s, list, 0)
 	}
 	r, err := loadNamed("--runs", out, ref)
 	if err != nil {
@@ -102,44 +107,17 @@ func loadNamed(flag, out string, ref RunRef) (*Run, error) {
 	return LoadRun(out, ref)
 }
 
-// firstMatrixRun loads the first run from list[from:] that is a matrix run: a gRPC-web run of
-// the benchmark alone (make grpcweb-bench) is not the suite's matrix, so it is passed over.
-func firstMatrixRun(out, suite string, list []RunRef, from int) (*Run, int, error) {
+// firstMatrixRun loads the first run from list[from:] that is the suite's matrix (its view
+// passes over others: a gRPC-web run of the benchmark alone).
+func firstMatrixRun(out string, s *shown, list []RunRef, from int) (*Run, int, error) {
 	for i := from; i < len(list); i++ {
 		r, err := LoadRun(out, list[i])
 		if err != nil {
 			return nil, 0, err
 		}
-		if suite != SuiteGrpcweb || !benchOnly(r) {
+		if s.view.IsMatrix(r.Results) {
 			return r, i, nil
 		}
 	}
 	return nil, len(list), nil
-}
-
-func isBenchCase(name string) bool { return strings.HasPrefix(name, "bench") }
-
-func benchOnly(r *Run) bool {
-	for _, c := range r.Results {
-		if !isBenchCase(c.Case) {
-			return false
-		}
-	}
-	return len(r.Results) > 0
-}
-
-// benchRun is the gRPC-web run whose benchmark the report shows: the run shown when it has bench
-// cells, else the newest run that wrote a bench.csv.
-func benchRun(out string, cur *Run, list []RunRef) (*Run, error) {
-	for _, c := range cur.Results {
-		if isBenchCase(c.Case) {
-			return cur, nil
-		}
-	}
-	for _, ref := range list {
-		if _, err := os.Stat(filepath.Join(out, ref.Suite, ref.ID, "bench.csv")); err == nil {
-			return LoadRun(out, ref)
-		}
-	}
-	return nil, nil
 }

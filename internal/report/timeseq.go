@@ -33,15 +33,6 @@ var serverPorts = map[uint16]bool{quictrace.ServerPort: true, quictrace.Preferre
 // the page stay small.
 const maxSeqPoints = 1500
 
-// transportOf is the transport a suite's traffic uses (QUIC: UDP; the iperf cross traffic is TCP
-// and left out; h2 and gRPC-web: TCP).
-func transportOf(suite string) byte {
-	if suite == SuiteQUIC {
-		return 17
-	}
-	return 6
-}
-
 // ReadTimeSeq reads a pcap's packets of the given transport (6 TCP, 17 UDP) and sums each
 // direction's frame bytes over time.
 func ReadTimeSeq(path string, proto byte) (TimeSeq, error) {

@@ -50,7 +50,7 @@ func traceInfos(ctx context.Context, o Options, dir string, cells []*Cell) map[*
 				if pcap == "" {
 					err = fmt.Errorf("no trace_node_right.pcap")
 				} else {
-					ts, err = cachedTimeSeq(c.Cache, pcap, transportOf(c.Run.Suite))
+					ts, err = cachedTimeSeq(c.Cache, pcap, c.Trace.Transport)
 				}
 				mu.Lock()
 				ti := infos[c]
@@ -99,7 +99,7 @@ func fromCache(c *Cell, ti *traceInfo) {
 // seqNote says what the time-sequence chart shows.
 func seqNote(c *Cell, ts TimeSeq) string {
 	return fmt.Sprintf("Cumulative frame bytes per direction in the server-side trace (sim/trace_node_right.pcap%s): %d packets, %d of them between client and server over %s.",
-		primaryNote(c), ts.Packets, ts.Counted, map[byte]string{6: "TCP", 17: "UDP"}[transportOf(c.Run.Suite)])
+		primaryNote(c), ts.Packets, ts.Counted, map[byte]string{6: "TCP", 17: "UDP"}[c.Trace.Transport])
 }
 
 // primaryNote says which repetition's trace a summary shows, when it is not the cell's own.
@@ -111,15 +111,15 @@ func primaryNote(c *Cell) string {
 }
 
 // packetSource is the trace a cell's packet list is made from: the run's pcapng when it left
-// one, else the raw pcap, of which the report then makes the pcapng itself (makePcapng) for the TLS
-// suites, or wherever the endpoints wrote secrets (gRPC-web's h2c needs none).
+// one, else the raw pcap, of which the report then makes the pcapng itself (makePcapng) for TLS
+// traffic, or wherever the endpoints wrote secrets (plaintext needs none).
 func packetSource(c *Cell) (trace string, makePcapng bool, keys []byte) {
 	pcapng, pcap := c.trace()
 	if pcapng != "" {
 		return pcapng, false, nil
 	}
 	keys = capture.Keylogs(c.primary())
-	return pcap, pcap != "" && (c.Run.Suite != SuiteGrpcweb || len(keys) > 0), keys
+	return pcap, pcap != "" && (!c.Trace.Plaintext || len(keys) > 0), keys
 }
 
 // packetLists fills in the packet lists (and the pcapngs the report makes): from the cache,
@@ -131,7 +131,7 @@ func packetLists(ctx context.Context, o Options, dir string, cells []*Cell, info
 		if _, ok := cachedPackets(c.Cache, trace, mk); ok {
 			continue
 		}
-		j := packetJob{trace: trace, cache: c.Cache, suite: c.Run.Suite, makePcapng: mk}
+		j := packetJob{trace: trace, cache: c.Cache, decodeAs: c.Trace.DecodeAs, makePcapng: mk}
 		if len(keys) > 0 {
 			j.keys = filepath.Join(c.Cache, "keys.log")
 			if err := os.MkdirAll(c.Cache, 0o755); err == nil && os.WriteFile(j.keys, keys, 0o644) != nil {

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/tshark"
 )
 
@@ -21,20 +20,6 @@ const packetLimit = 500
 
 // packetFields are the tshark fields of the packet list, in order.
 var packetFields = []string{"frame.number", "frame.time_relative", "ip.src", "ipv6.src", "ip.dst", "ipv6.dst", "frame.len", "_ws.col.info"}
-
-// decodeAs are a suite's tshark -d options: QUIC on the lab's server ports (h3 follows from
-// ALPN); the gRPC-web chains speak h2c on 443 (HTTP/1.1 to the origin on 80 is found by itself);
-// h2 is TLS on 443, decrypted with the pcapng's embedded secrets.
-func decodeAs(suite string) []string {
-	switch suite {
-	case SuiteQUIC:
-		return []string{"-d", "udp.port==" + strconv.Itoa(quictrace.ServerPort) + ",quic",
-			"-d", "udp.port==" + strconv.Itoa(quictrace.PreferredAddressPort) + ",quic"}
-	case SuiteGrpcweb:
-		return []string{"-d", "tcp.port==" + strconv.Itoa(quictrace.ServerPort) + ",http2"}
-	}
-	return nil
-}
 
 // packetsFile and packetsKey are a cell's cached packet list and the version of the trace it
 // was made from.
@@ -70,9 +55,10 @@ func cachedPackets(cacheDir, trace string, makePcapng bool) (string, bool) {
 // packetJob is one trace for the batch: its packet list, and for a trace the run left without a
 // pcapng, the pcapng the report makes of it (with the cell's TLS secrets when it has any).
 type packetJob struct {
-	trace, cache, suite string
-	makePcapng          bool
-	keys                string // the cell's keylogs joined (in the cache folder), "" when none
+	trace, cache string
+	decodeAs     []string // tshark's -d options (the cell's suite's)
+	makePcapng   bool
+	keys         string // the cell's keylogs joined (in the cache folder), "" when none
 }
 
 // Files the batch leaves in a cell's cache folder besides the packet list.
@@ -113,7 +99,7 @@ func tsharkBatch(ctx context.Context, t *tshark.Tool, out, cacheRoot string, job
 			return err
 		}
 		_ = os.Remove(filepath.Join(j.cache, packetsKey))
-		decode, mk, keys := strings.Join(decodeAs(j.suite), " "), "-", "-"
+		decode, mk, keys := strings.Join(j.decodeAs, " "), "-", "-"
 		if decode == "" {
 			decode = "-"
 		}
