@@ -156,7 +156,7 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 	for key, c := range cells {
 		named := strings.Contains(c.Reason, "the sim died") || strings.Contains(c.Reason, "the sim had exited") ||
 			strings.Contains(c.Reason, "the sim did not stop cleanly (exited 137)") ||
-			strings.Contains(c.Reason, "server: exited 137") || strings.Contains(c.Reason, "the server had exited 137")
+			strings.Contains(c.Reason, "the server exited 137") || strings.Contains(c.Reason, "the server had exited 137")
 		switch {
 		case c.Result == "failed" && named:
 			faulty++
