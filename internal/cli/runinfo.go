@@ -27,10 +27,11 @@ type runInfo struct {
 	Dir   string   `json:"dir"`   // the run folder where it ran: results name their cells' folders under it
 }
 
-// runLocalFlags do not choose the matrix: where and how fast one machine runs its part, and
-// which baseline judges it (the merge names its own).
+// runLocalFlags do not choose the matrix: where and how fast one machine runs its part. The
+// baseline is recorded (the report judges the run by it; a merge's own --baseline comes last and
+// wins).
 var runLocalFlags = map[string]bool{"run-id": true, "resume": true, "j": true, "out": true, "keep": true, "shard": true, "seed": true,
-	"baseline": true, "plan": true, "build-images": true, "strict-baseline": true, "flags-from-env": true}
+	"plan": true, "build-images": true, "strict-baseline": true, "flags-from-env": true}
 
 // invocation is the run's matrix-choosing flags as --name=value, sorted, with the seed.
 func invocation(mf matrixFlags, seed uint64) []string {
