@@ -117,7 +117,7 @@ func TestIntegrationQuicMeasurements(t *testing.T) {
 	bin := integration(t)
 	id, out := runID(t, "it-measure"), t.TempDir()
 	code, log := wirelab(t, bin, "quic", "--run-id", id, "--out", out, "--seed", "3", "-j", "2",
-		"--cases", "cmd/wirelab/testdata/measurement-cases.yml", "--clients", "quic-go", "--servers", "quic-go")
+		"--cases-file", "cmd/wirelab/testdata/measurement-cases.yml", "--clients", "quic-go", "--servers", "quic-go")
 	t.Log(log)
 	assertNothingLeft(t, id)
 	if code != 0 {
@@ -155,7 +155,7 @@ func TestIntegrationQuicMeasurements(t *testing.T) {
 	}
 
 	id2 := runID(t, "it-nocross")
-	cmd := exec.Command(bin, "quic", "--run-id", id2, "--out", out, "--seed", "3", "--cases", "cmd/wirelab/testdata/measurement-cases.yml",
+	cmd := exec.Command(bin, "quic", "--run-id", id2, "--out", out, "--seed", "3", "--cases-file", "cmd/wirelab/testdata/measurement-cases.yml",
 		"--clients", "quic-go", "--servers", "quic-go", "--tests", "crosstraffic")
 	cmd.Dir, cmd.Env = "../..", append(os.Environ(), "WIRELAB_CROSS_CC=no-such-algorithm")
 	b, _ := cmd.CombinedOutput()

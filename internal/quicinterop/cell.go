@@ -79,7 +79,10 @@ func (m *Matrix) Layout(ctx context.Context, r *suite.Run, cell matrix.Cell, see
 		l.Peers = append(l.Peers, lifecycle.Peer{Service: "iperf_server", Listen: "tcp", Port: iperfPort},
 			lifecycle.Peer{Service: "iperf_client", Ends: true})
 		l.Started = func(ctx context.Context, cell *topology.Cell) error {
-			return cell.WaitConnected(ctx, "iperf_server", iperfPort, 20*time.Second)
+			if err := cell.WaitConnected(ctx, "iperf_server", iperfPort, 20*time.Second); err != nil {
+				return fmt.Errorf("cross traffic: the competing TCP flow did not start (%v); iperf client: %s", err, cell.LastLogLine("iperf_client"))
+			}
+			return nil
 		}
 		l.Finished = func(ctx context.Context, cell *topology.Cell) error {
 			_ = cell.Cmd(context.Background(), "stop", "-t", "1", "iperf_client", "iperf_server").Run()
