@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirelab/wirelab/internal/simcheck"
+	"github.com/wirelab/wirelab/internal/topology"
 )
 
 type simScenario struct {
@@ -149,6 +151,16 @@ func TestIntegrationSimNeverBypassesEngine(t *testing.T) {
 	}
 	if out, err := compose("up", "-d"); err != nil {
 		t.Fatalf("up: %v\n%s", err, out)
+	}
+	// The probe server listens before the first probe goes (the client would be refused).
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		out, _ := compose("exec", "-T", "server", "cat", "/proc/net/udp", "/proc/net/udp6")
+		if topology.ListensOn(out, "udp", 5201) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the probe server does not listen on UDP 5201:\n%s", out)
+		}
 	}
 	rttTo := func(server string) string {
 		out, _ := compose("exec", "-T", "client", "probe", "rtt", "-server", server, "-count", "200", "-interval", "2ms", "-grace", "1s")
