@@ -52,7 +52,7 @@ func TestIntegrationGrpcwebSmoke(t *testing.T) {
 	// The baseline: the expected failures do not fail the run, the unexpected one does, and the
 	// wrongly expected cell is reported for removal.
 	for _, want := range []string{"2 failed as expected, 1 regressions, 1 newly passing",
-		"newly passing (remove from baseline): grpc-go@wirelab_grpc-go/empty_unary",
+		"newly passing (stale entry: make baseline prunes it): grpc-go@wirelab_grpc-go/empty_unary",
 		"REGRESSION: grpcweb-probe@stale-length_grpcweb-probe/text_request_content_length_recomputed"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the run's output lacks %q", want)
