@@ -238,6 +238,11 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 		!strings.Contains(log, "1 failed as expected, 0 regressions") {
 		t.Errorf("expected failure: %d %s", code, log)
 	}
+	otherWay := map[string]string{"s2/fancy/beta": "a crash"} // the expected cell, failing another way
+	if code, log = toyWL(t, newToy(otherWay), "toy", "--out", out, "--seed", "5", "--baseline", expected); code != ExitFailed ||
+		!strings.Contains(log, `REGRESSION: s2@fancy_toyclient/beta: expected "beta breaks*", got "a crash"`) {
+		t.Errorf("another signature: %d %s", code, log)
+	}
 	worse := map[string]string{"s2/fancy/beta": "beta breaks on fancy", "s1/plain/alpha": "new"}
 	if code, log = toyWL(t, newToy(worse), "toy", "--out", out, "--seed", "5", "--baseline", expected); code != ExitFailed ||
 		!strings.Contains(log, "REGRESSION: s1@plain_toyclient/alpha") {
