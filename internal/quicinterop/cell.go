@@ -76,7 +76,8 @@ func (m *Matrix) Layout(ctx context.Context, r *suite.Run, cell matrix.Cell, see
 	if c.CrossTraffic {
 		// The TCP flow is under way (its connection established) before the client starts, and
 		// stops with the transfer, so the trace ends with it too.
-		l.Peers = append(l.Peers, lifecycle.Peer{Service: "iperf_server", Listen: "tcp", Port: iperfPort},
+		// Both end with the transfer (Finished stops them): the flow's log, not their exits, says whether it ran.
+		l.Peers = append(l.Peers, lifecycle.Peer{Service: "iperf_server", Listen: "tcp", Port: iperfPort, Ends: true},
 			lifecycle.Peer{Service: "iperf_client", Ends: true})
 		l.Started = func(ctx context.Context, cell *topology.Cell) error {
 			if err := cell.WaitConnected(ctx, "iperf_server", iperfPort, 20*time.Second); err != nil {
