@@ -108,8 +108,24 @@ func (m *toyMatrix) RunOnce(_ context.Context, _ *suite.Run, c matrix.Cell, seed
 	m.t.mu.Unlock()
 	_ = os.WriteFile(filepath.Join(dir, "evidence.txt"), []byte(fmt.Sprint(seed)), 0o644)
 	res := matrix.Result{Result: matrix.Succeeded, Rerun: "wirelab toy --servers " + c.Server}
-	if why := m.t.failing[k]; why != "" {
+	switch why := m.t.failing[k]; {
+	case why == "127":
+		res.Result, res.Reason = matrix.UnsupportedAtRunTime, "the server answered 127"
+	case strings.HasPrefix(why, "flaky"): // passes every other repetition (seeds alternate)
+		if seed%2 == 0 {
+			res.Result, res.Reason = matrix.Failed, why
+		}
+	case why != "":
 		res.Result, res.Reason = matrix.Failed, why
+	}
+	if c.Case == "alpha" { // alpha's client runs three cases of its own: sub-cases
+		for _, sub := range []string{"x1", "x2", "x3"} {
+			r := matrix.Result{Cell: matrix.Cell{Sub: sub}, Result: matrix.Succeeded}
+			if why := m.t.failing[k+"#"+sub]; why != "" {
+				r.Result, r.Reason, res.Result, res.Reason, res.BySubs = matrix.Failed, why, matrix.Failed, "sub-cases failed", true
+			}
+			res.Subs = append(res.Subs, r)
+		}
 	}
 	return res
 }
@@ -149,7 +165,7 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 	}
 	whole := filepath.Join(out, "toy", "whole")
 	results, err := matrix.ReadJournal(filepath.Join(whole, "results.jsonl"))
-	if err != nil || len(results) != 18 {
+	if err != nil || len(results) != 18+6*3 { // 18 cells, alpha's three sub-cases in each of its 6
 		t.Fatalf("journal: %d results, %v", len(results), err)
 	}
 	for _, r := range results {
@@ -202,7 +218,7 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 	if code, log = toyWL(t, toy, "toy", "--out", out, "--run-id", "cut", "--seed", "5", "--resume"); code != 0 {
 		t.Fatalf("resume: %d %s", code, log)
 	}
-	if len(toy.ran) != 15-4+countSkipped(lines[:4]) {
+	if len(toy.ran) != 15-countCells(lines[:4])+countSkipped(lines[:4]) {
 		t.Errorf("resume ran %d cells: %v", len(toy.ran), toy.ran)
 	}
 
@@ -226,7 +242,7 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 		t.Fatalf("merge: %d (ran %d) %s", code, len(toy.ran), log)
 	}
 	merged, err := matrix.ReadJournal(filepath.Join(out, "toy", "merged", "results.jsonl"))
-	if err != nil || len(merged) != 18 {
+	if err != nil || len(merged) != 18+6*3 {
 		t.Fatalf("merged journal: %d, %v", len(merged), err)
 	}
 
@@ -257,6 +273,64 @@ func TestToySuiteGetsTheGenericPath(t *testing.T) {
 		!strings.Contains(string(mustRead(t, expected)), "flavor: fancy") {
 		t.Errorf("make baseline from the run: %d %s\n%s", code, log, mustRead(t, expected))
 	}
+}
+
+// The gate through the CLI, for each way #27 names: one more failing sub-case than the baseline
+// expects, a cell unsupported at run time, a flaky cell whose rate falls — each exit 1; and the
+// expected state of each — exit 0.
+func TestToySuiteGateFailsEachRegression(t *testing.T) {
+	root := fakeRepo(t, map[string]string{"alpha": "name: alpha\nimplementation: {name: impl, version: '2.0'}\nroles: {toy: [server]}\n"})
+	must(t, os.MkdirAll(filepath.Join(root, "images", "sim"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "images", "sim", "profiles.yml"), []byte("profiles:\n  ideal: {}\n"), 0o644))
+	out := t.TempDir()
+	expected := filepath.Join(t.TempDir(), "expected.yml")
+	must(t, os.WriteFile(expected, []byte(`expected:
+  - {server: s1, client: toyclient, case: alpha, flavor: plain, sub: x1, status: fail, signature: 'x1 broken', reason: known}
+  - {server: s2, client: toyclient, case: beta, flavor: plain, status: unsupported, signature: '*127*', reason: no beta on s2}
+  - {server: s3, client: toyclient, case: beta, flavor: plain, status: flaky, pass_rate: 0.5, runs: 10, reason: races}
+`), 0o644))
+	gate := func(failing map[string]string, extra ...string) (int, string) {
+		args := append([]string{"toy", "--out", out, "--seed", "4", "--baseline", expected}, extra...)
+		return toyWL(t, newToy(failing), args...)
+	}
+	known := map[string]string{"s1/plain/alpha#x1": "x1 broken", "s2/plain/beta": "127", "s3/plain/beta": "flaky: races"}
+	if code, log := gate(known); code != 0 {
+		t.Fatalf("the known state: exit %d\n%s", code, log)
+	}
+	for name, change := range map[string][2]string{
+		"one more sub-case":        {"s1/plain/alpha#x2", "x2 broken"},
+		"unsupported at run time":  {"s1/fancy/beta", "127"},
+		"a cell failing otherwise": {"s2/plain/beta", "crash"},
+	} {
+		failing := map[string]string{change[0]: change[1]}
+		for k, v := range known {
+			if k != change[0] {
+				failing[k] = v
+			}
+		}
+		if code, log := gate(failing); code != ExitFailed || !strings.Contains(log, "REGRESSION") {
+			t.Errorf("%s: exit %d, want 1\n%s", name, code, log)
+		}
+	}
+	// The flaky cell over 10 repetitions: half pass (its rate) is fine, none passing is a regression.
+	if code, log := gate(known, "--repeat", "10"); code != 0 {
+		t.Errorf("the flaky cell at its rate: exit %d\n%s", code, log)
+	}
+	always := map[string]string{"s1/plain/alpha#x1": "x1 broken", "s2/plain/beta": "127", "s3/plain/beta": "always broken now"}
+	if code, log := gate(always, "--repeat", "10"); code != ExitFailed || !strings.Contains(log, "below its measured rate 0.50 over 10 runs") {
+		t.Errorf("the flaky cell's rate fell to 0/10: exit %d, want 1\n%s", code, log)
+	}
+}
+
+// countCells counts the whole cells among journal lines (sub-case rows follow their cell's).
+func countCells(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if !strings.Contains(l, `"sub":`) {
+			n++
+		}
+	}
+	return n
 }
 
 // countSkipped counts the unsupported results among journal lines: they never ran.

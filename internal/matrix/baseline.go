@@ -191,9 +191,9 @@ func (x *Expectation) expects(r Result) bool {
 	case ExpectFlaky:
 		return true
 	case ExpectUnsupported:
-		return r.Result == UnsupportedAtRunTime && globMatch(x.Signature, Signature(r))
+		return r.Result == UnsupportedAtRunTime && sigMatch(x.Signature, Signature(r))
 	}
-	return r.Result == Failed && globMatch(x.Signature, Signature(r))
+	return r.Result == Failed && sigMatch(x.Signature, Signature(r))
 }
 
 // oneLine keeps a reason to one line of reasonable length.

@@ -50,7 +50,7 @@ func (b *Baseline) Compare(results []Result) BaselineReport {
 			rep.NewlyPassing = append(rep.NewlyPassing, r)
 		case (r.Result == UnsupportedAtRunTime) != (x.Status == ExpectUnsupported):
 			regress(r, "expected %s, got %s: %s", x.Status, r.Result, r.Reason)
-		case !globMatch(x.Signature, sig):
+		case !sigMatch(x.Signature, sig):
 			regress(r, "expected %q, got %q", x.Signature, sig)
 		default:
 			rep.Expected = append(rep.Expected, r)

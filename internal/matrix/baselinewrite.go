@@ -58,7 +58,7 @@ func WriteBaseline(file string, results []Result, old *Baseline) (BaselineChange
 		switch {
 		case x != nil && e.Status == ExpectFlaky && x.Status == ExpectFlaky:
 			e.Reason, e.Untriaged = x.Reason, x.Untriaged
-		case x != nil && e.Status == x.Status && globMatch(x.Signature, e.Signature):
+		case x != nil && e.Status == x.Status && sigMatch(x.Signature, e.Signature):
 			continue // the old entry says it already
 		case x != nil && e.Status == ExpectFlaky:
 			e.Reason, e.Untriaged = x.Reason, x.Untriaged // a failure found flaky: the same finding

@@ -40,8 +40,13 @@ func SignatureOf(reason string) string {
 	return s
 }
 
-// globMatch matches s against a signature glob: * any run of characters (slashes too), ?
-// one character, everything else itself.
+// sigMatch matches a signature against an entry's signature glob, the glob normalized as a
+// signature is (numbers and ids as #, lower case, one space), so a hand-written glob may quote
+// a reason as it reads.
+func sigMatch(glob, sig string) bool { return globMatch(SignatureOf(glob), sig) }
+
+// globMatch matches s against a glob: * any run of characters (slashes too), ? one character,
+// everything else itself.
 func globMatch(pattern, s string) bool {
 	for len(pattern) > 0 {
 		switch pattern[0] {
