@@ -128,13 +128,13 @@ type PlanCell struct {
 
 // Plan is what a run will do, printed before its first cell.
 type Plan struct {
-	Cells       int // client x server x case
-	Done        int // already in results.jsonl (--resume)
-	Runnable    int // to run
-	Unsupported int // to skip: unsupported by a manifest
+	Cells       int            // client x server x case
+	Done        int            // already in results.jsonl (--resume)
+	Runnable    int            // to run
+	Unsupported int            // to skip: unsupported by a manifest
 	Measuring   int            // runnable cells with a policy of their own (a measurement's repetitions, not --repeat's)
 	Policies    map[string]int // those cells by their policy ("all-must-pass x5")
-	FromHistory int // runnable cells timed by earlier runs; the rest by typical seconds
+	FromHistory int            // runnable cells timed by earlier runs; the rest by typical seconds
 	Repeat      int
 	Jobs        int
 	Wall        time.Duration // expected wall time
