@@ -24,8 +24,8 @@ type machine struct {
 }
 
 // slackScale is how much slower than idle the machine runs CPU-bound work: runnable tasks per
-// CPU, at least 1. A server's work on the flood takes that much longer in wall time, and the
-// well-behaved request waits behind it.
+// CPU, at least 1 (the meter counts itself, standing in for the server's task). A server's work
+// on the flood takes that much longer in wall time, and the well-behaved request waits behind it.
 func (m machine) slackScale() float64 {
 	if m.runQueue < 0 || m.cpus <= 0 {
 		return 1
