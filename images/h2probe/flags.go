@@ -37,7 +37,7 @@ func parseFlags(args []string) (*config, string, error) {
 		list       = fs.String("probes", "all", "comma `list` of probes: all, "+strings.Join(probe.Names(), ", "))
 		out        = fs.String("out", "report.json", "report `file`")
 		keylog     = fs.String("keylog", "", "append TLS secrets to `file` (SSLKEYLOGFILE format)")
-		factor     = fs.Float64("latency-factor", probe.DefaultLatencyFactor, "the well-behaved client's p95 may grow to this many times its baseline (or baseline + 100 ms)")
+		factor     = fs.Float64("latency-factor", probe.DefaultLatencyFactor, "the well-behaved client's p95 may grow to this many times its baseline median (or baseline p95 + 100 ms x the machine's load per CPU)")
 	)
 	usage, err := cmdflags.Parse(fs, args, "usage: h2probe -addr host:port [flags]")
 	if err != nil {

@@ -43,19 +43,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// The report is rewritten after every probe: a runner that stops h2probe early still
 	// finds the verdicts so far.
 	rep := &probe.Report{}
-	passed := 0
+	count := map[string]int{}
 	for _, p := range cfg.probes {
 		r := probe.Run(ctx, cfg.target, p, cfg.limits)
 		rep.Probes = append(rep.Probes, r)
-		if r.Result == probe.Passed {
-			passed++
-		}
-		fmt.Fprintf(stdout, "%-6s %-19s %s\n", r.Result, r.Probe, r.Reason)
+		count[r.Result]++
+		fmt.Fprintf(stdout, "%-10s %-19s %s\n", r.Result, r.Probe, r.Reason)
 		if err := rep.Write(cfg.out); err != nil {
 			fmt.Fprintf(stderr, "h2probe: writing the report: %v\n", err)
 			return 1
 		}
 	}
-	fmt.Fprintf(stdout, "h2probe: %d passed, %d failed; report in %s\n", passed, len(rep.Probes)-passed, cfg.out)
+	fmt.Fprintf(stdout, "h2probe: %d passed, %d failed, %d not judged (the machine too busy); report in %s\n",
+		count[probe.Passed], count[probe.Failed], count[probe.NotJudged], cfg.out)
 	return 0
 }

@@ -87,9 +87,10 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep struct {
+		Format int              `json:"format"`
 		Probes []map[string]any `json:"probes"`
 	}
-	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Probes) != 1 {
+	if err := json.Unmarshal(data, &rep); err != nil || len(rep.Probes) != 1 || rep.Format != 2 {
 		t.Fatalf("report %s: %v", data, err)
 	}
 	p := rep.Probes[0]
@@ -98,14 +99,19 @@ func TestReport(t *testing.T) {
 		keysGot = append(keysGot, k)
 	}
 	sort.Strings(keysGot)
-	want := []string{"baseline_p50_ms", "baseline_p95_ms", "cut", "cut_after_ms", "cve", "during_p50_ms", "during_p95_ms",
-		"frames_sent", "good_failures", "goaway_code", "latency_ok", "probe", "reason", "result", "server_action"}
+	want := []string{"attempts", "baseline_p50_ms", "baseline_p95_ms", "cpus", "cut", "cut_after_ms", "cve", "during_p50_ms", "during_p95_ms",
+		"frames_sent", "good_failures", "goaway_code", "latency_limit_ms", "latency_ok", "load_1m", "probe", "reason", "result",
+		"run_queue", "sched_delay_max_ms", "sched_delay_p99_ms", "server_action", "slack_scale"}
 	sort.Strings(want)
 	if !reflect.DeepEqual(keysGot, want) {
 		t.Errorf("report fields %v, want %v", keysGot, want)
 	}
 	if p["probe"] != "continuation-flood" || p["result"] != "passed" || p["server_action"] != "goaway" || p["goaway_code"] != "PROTOCOL_ERROR" {
 		t.Errorf("x/net against the CONTINUATION flood: %v", p)
+	}
+	// The machine next to the verdict: the CPUs, the slack scale (at least 1), the limit it gave.
+	if p["attempts"] != 1.0 || p["cpus"].(float64) < 1 || p["slack_scale"].(float64) < 1 || p["latency_limit_ms"].(float64) < 100 {
+		t.Errorf("machine numbers: %v", p)
 	}
 	if fi, err := os.Stat(keys); err != nil || fi.Size() == 0 {
 		t.Errorf("keylog not written: %v", err)

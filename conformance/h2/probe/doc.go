@@ -14,7 +14,15 @@
 //
 // Verdict: cut if the server sent GOAWAY or closed the connection within the bound; latency_ok
 // if no well-behaved request failed and its p95 during the probe stayed within
-// max(factor x baseline p95, baseline p95 + LatencySlack); passed only with both.
+// max(factor x baseline p50, baseline p95 + scale x LatencySlack); passed only with both.
+//
+// The machine is measured next to the server (meter.go, machine.go), because a busy machine
+// stretches the server's work on the flood and holds up the probe itself: scale is the
+// machine's runnable tasks per CPU (at least 1, at most MaxSlackScale) in quiet windows before
+// the flood and after the grace; a meter goroutine records how late the probe's own wake-ups
+// are. A p95 over the limit by no more than the probe woke late, or with a run queue beyond
+// MaxSlackScale, is not judged: the probe runs again (Attempts in all), and a probe the machine
+// never let judge reports not-judged. The numbers are in every verdict.
 //
 // The server is expected to follow the lab's h2 contract: GET / and GET /1m.bin (1 MiB).
 package probe

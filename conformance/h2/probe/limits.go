@@ -18,8 +18,22 @@ const (
 	GoodInterval     = 50 * time.Millisecond // a new GET / this often during the probe
 	GoodTimeout      = 5 * time.Second       // a well-behaved request slower than this failed
 
-	DefaultLatencyFactor = 10                     // during p95 may be this many times baseline p95...
-	LatencySlack         = 100 * time.Millisecond // ...or baseline p95 plus this, whichever is larger
+	DefaultLatencyFactor = 10                     // during p95 may be this many times baseline p50...
+	LatencySlack         = 100 * time.Millisecond // ...or baseline p95 plus this (x the machine's scale), whichever is larger
+
+	// The machine's share of a slow well-behaved request (machine.go, meter.go). The meter wakes
+	// every WakeupTick and samples the machine's run queue; what counts is a quiet
+	// MachineWindow before the flood and another after the grace (none of the probe's traffic
+	// in flight). The slack grows with the runnable tasks per CPU there, up to MaxSlackScale
+	// times; beyond, a p95 over the limit is not judged. MaxSlackScale x LatencySlack stays
+	// below Grace: a server that holds the well-behaved client until the abusive connection is
+	// gone stalls it for the whole grace, and is still caught at the largest scale.
+	WakeupTick    = 2 * time.Millisecond
+	MachineWindow = 100 * time.Millisecond
+	MaxSlackScale = 8
+	// Attempts: a probe whose latency could not be judged (the machine too busy) runs again,
+	// from a new baseline, up to this many times in all.
+	Attempts = 3
 
 	DribbleStreams = 100                    // streams the zero-window dribble holds open at most
 	DribbleTick    = 100 * time.Millisecond // each of them is granted 1 byte this often
@@ -41,6 +55,7 @@ type Limits struct {
 	LatencyFactor    float64
 	DribbleStreams   int
 	DribbleTick      time.Duration
+	Attempts         int
 }
 
 // Defaults returns the production bounds.
@@ -55,6 +70,7 @@ func Defaults() Limits {
 		LatencyFactor:    DefaultLatencyFactor,
 		DribbleStreams:   DribbleStreams,
 		DribbleTick:      DribbleTick,
+		Attempts:         Attempts,
 	}
 }
 

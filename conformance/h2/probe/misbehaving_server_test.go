@@ -33,11 +33,18 @@ type fakeOpts struct {
 	goAway   bool
 	// stopReading stops reading a connection once it floods, without closing it.
 	stopReading bool
+	// loopWork > 0 makes it a server with one event loop for all connections (as nginx's one
+	// worker): when a connection starts to flood, the loop works through it, spending loopWork
+	// of CPU time, and every response waits for the loop. Not a fault: on an idle machine the
+	// well-behaved client waits loopWork at most; on a busy one, as long as the machine takes
+	// to give the loop that much CPU.
+	loopWork time.Duration
 }
 
 type fakeServer struct {
 	o        fakeOpts
 	flooding atomic.Int32  // connections past floodThreshold, still open
+	loop     sync.Mutex    // the one event loop of loopWork
 	done     chan struct{} // closed when the test ends
 }
 
@@ -119,6 +126,11 @@ func (s *fakeServer) serve(tc *tls.Conn) {
 				<-s.done
 				return
 			}
+			if s.o.loopWork > 0 {
+				s.loop.Lock()
+				burnCPU(s.o.loopWork)
+				s.loop.Unlock()
+			}
 		}
 		if s.o.cutAfter > 0 && frames == s.o.cutAfter {
 			if !s.o.goAway {
@@ -146,6 +158,10 @@ func (s *fakeServer) serve(tc *tls.Conn) {
 func (s *fakeServer) respond(fc *fakeConn, id uint32) {
 	for s.o.stall && s.flooding.Load() > 0 {
 		time.Sleep(5 * time.Millisecond)
+	}
+	if s.o.loopWork > 0 { // the loop answers once it is free
+		s.loop.Lock()
+		s.loop.Unlock()
 	}
 	fc.write(func(fr *http2.Framer) error {
 		fc.hbuf.Reset()

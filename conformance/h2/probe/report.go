@@ -13,11 +13,20 @@ const (
 	ActionError   = "error"   // the probe could not run (connect, handshake, baseline)
 )
 
-// Verdicts (Result.Result): the own cases' words (conformance/h2), declared once there.
+// Verdicts (Result.Result). NotJudged: the server cut the abusive connection and no
+// well-behaved request failed, but their p95 exceeded the limit while the machine could explain
+// it (the probe's own wake-ups were as late as the excess, or the run queue was beyond
+// MaxSlackScale per CPU), in every attempt: the machine was too busy to tell.
 const (
-	Passed = h2.Passed
-	Failed = h2.Failed
+	Passed    = h2.Passed // the own cases' words (conformance/h2), declared once there
+	Failed    = h2.Failed
+	NotJudged = "not-judged"
 )
+
+// ReportFormat is report.json's version. 2: "format", the result not-judged, and the machine's
+// numbers next to every verdict (latency_limit_ms, sched_delay_*, run_queue, cpus,
+// slack_scale, load_1m, attempts); 1 (no "format") had none of them.
+const ReportFormat = 2
 
 // Result is one probe's entry in report.json.
 type Result struct {
@@ -34,14 +43,29 @@ type Result struct {
 	DuringP50Ms   float64 `json:"during_p50_ms"`
 	DuringP95Ms   float64 `json:"during_p95_ms"`
 	GoodFailures  int     `json:"good_failures"` // well-behaved requests that failed, baseline included
-	Cut           bool    `json:"cut"`
-	LatencyOK     bool    `json:"latency_ok"`
-	Result        string  `json:"result"`
-	Reason        string  `json:"reason"`
+	// LatencyLimitMs: what during_p95_ms was held to, from the baseline (latencyLimit).
+	LatencyLimitMs float64 `json:"latency_limit_ms"`
+	// The machine: how late the probe's own wake-ups were while the well-behaved client was
+	// measured under the probe (worst, 99th percentile); the mean run queue (runnable tasks,
+	// -1: unknown) before the flood and after the grace, over the CPUs the probe may use, and
+	// the slack's scale it gave (machine.slackScale); the host's 1-minute load average as the
+	// attempt began (-1: unknown). A container sees its host's load and run queue.
+	SchedDelayMaxMs float64 `json:"sched_delay_max_ms"`
+	SchedDelayP99Ms float64 `json:"sched_delay_p99_ms"`
+	RunQueue        float64 `json:"run_queue"`
+	CPUs            int     `json:"cpus"`
+	SlackScale      float64 `json:"slack_scale"`
+	Load1m          float64 `json:"load_1m"`
+	Attempts        int     `json:"attempts"` // runs of the probe this verdict took (NotJudged ones repeat)
+	Cut             bool    `json:"cut"`
+	LatencyOK       bool    `json:"latency_ok"`
+	Result          string  `json:"result"`
+	Reason          string  `json:"reason"`
 }
 
 // Report is report.json.
 type Report struct {
+	Format int      `json:"format"` // ReportFormat
 	Probes []Result `json:"probes"`
 }
 
@@ -51,5 +75,6 @@ func (r *Report) Write(path string) error {
 	if r.Probes == nil {
 		r.Probes = []Result{} // "probes": [], never null
 	}
+	r.Format = ReportFormat
 	return jsonfile.Write(path, r)
 }
