@@ -30,7 +30,7 @@ func runSuite(ctx context.Context, e *env, s suite.Suite, args []string) error {
 	fs := newFlags(e, info.Name, "")
 	mf := fs.matrixFlags(info)
 	s.Flags(fs.FlagSet, e.root)
-	fromEnv := fs.Bool("flags-from-env", false, "also take each flag from the environment variable of its name in capitals, - as _ "+
+	fs.Bool("flags-from-env", false, "also take each flag from the environment variable of its name in capitals, - as _ "+
 		"(SERVERS=nginx, RUN_ID=x, J=4, RESUME=1): how `make "+info.Make+" SERVERS=nginx` passes its variables")
 	if slices.Contains(args, "--flags-from-env") {
 		args = append(envArgs(fs, os.Getenv), args...)
@@ -38,7 +38,6 @@ func runSuite(ctx context.Context, e *env, s suite.Suite, args []string) error {
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
-	_ = fromEnv
 	if fs.NArg() > 0 {
 		return badInputf("unexpected argument %q (see wirelab %s -h)", fs.Arg(0), info.Name)
 	}
