@@ -1,45 +1,68 @@
 package endpoint
 
 import (
+	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/wirelab/wirelab/internal/benchsuite"
+	"github.com/wirelab/wirelab/internal/manifest"
 )
 
-// The bench servers' answers to QUIC_CC, QUIC_GSO and QUIC_HYSTART (make bench --congestion,
-// --gso, --hystart), decided before they touch the network: 127 where the image cannot do what is
-// asked, else its server starts. quic-go, caddy (quic-go) and nginx (quic_gso) switch GSO; ngtcp2
-// always sends with GSO; haproxy 3.0 and aioquic never do. haproxy (tune.quic.cc-hystart) and
-// ngtcp2 (a libngtcp2 without HyStart++) switch HyStart++ with their cubic only.
-func TestBenchServerSwitches(t *testing.T) {
-	const runs, unsupported = true, false
-	type c struct {
-		cc, gso, hystart string
-		want             bool
+// Every bench server's script takes exactly the switches its manifest declares (manifest
+// switches, which make bench's plan holds a sweep to): for each congestion control of the bench
+// file (and one it does not know), GSO and HyStart++ mode, unset or not, a declared combination
+// starts the server and any other answers 127 before /setup.sh, the safety net behind the plan.
+// Values nobody declares (auto, maybe) are 127 everywhere.
+func TestBenchServerSwitchesAsDeclared(t *testing.T) {
+	ms, err := manifest.LoadDir(imagesDir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, cases := range map[string][]c{
-		"quic-go": {{"", "", "", runs}, {"", "on", "", runs}, {"", "off", "", runs}, {"", "auto", "", unsupported}, {"bbr", "", "", unsupported},
-			{"", "", "off", unsupported}},
-		"caddy": {{"", "on", "", runs}, {"", "off", "", runs}, {"cubic", "", "", unsupported}, {"", "", "on", unsupported}},
-		"nginx": {{"", "on", "", runs}, {"", "off", "", runs}, {"", "auto", "", unsupported}, {"", "", "off", unsupported}, {"reno", "", "", unsupported}},
-		"ngtcp2": {{"", "", "", runs}, {"", "on", "", runs}, {"", "off", "", unsupported}, {"bbr", "", "", runs}, {"newreno", "", "", unsupported},
-			{"", "", "on", runs}, {"cubic", "", "off", runs}, {"bbr", "", "off", unsupported}, {"reno", "", "on", unsupported}, {"", "", "maybe", unsupported}},
-		"haproxy": {{"", "off", "", runs}, {"", "on", "", unsupported}, {"reno", "", "", runs}, {"bbr", "", "", unsupported},
-			{"", "", "on", runs}, {"cubic", "", "off", runs}, {"", "", "maybe", unsupported}, {"reno", "", "on", unsupported}},
-		"aioquic": {{"", "off", "", runs}, {"", "on", "", unsupported}, {"cubic", "", "", unsupported}, {"", "", "on", unsupported}},
-	} {
-		img := gateImageNamed(t, name)
-		var rs []run
-		for _, x := range cases {
-			rs = append(rs, run{env: append([]string{"ROLE=server", "TESTCASE=bench", "QUIC_CC=" + x.cc, "QUIC_GSO=" + x.gso, "QUIC_HYSTART=" + x.hystart}, baseEnv...)})
+	bench, err := benchsuite.Load(filepath.Join(imagesDir, "..", "conformance", "bench", "bench.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ccs := append([]string{"", "newreno"}, bench.CongestionControls...)
+	gsos := append([]string{"", "auto"}, bench.GSOModes...)
+	hystarts := append([]string{"", "maybe"}, bench.HyStartModes...)
+	servers := 0
+	for _, m := range ms {
+		if !m.Plays("bench", "server") {
+			continue
 		}
-		reach := regexp.MustCompile("^" + img.reach["server"])
-		for i, r := range runInFakeRoot(t, img.fakeImage, rs) {
-			x := cases[i]
-			if started := r.code != 127 && r.calledMatch(reach); started != x.want || (!started && (r.code != 127 || len(r.calls) > 0)) {
-				t.Errorf("%s with QUIC_CC=%q QUIC_GSO=%q QUIC_HYSTART=%q: exit %d, calls %q, want started=%v (else 127 before setup.sh): %s",
-					name, x.cc, x.gso, x.hystart, r.code, r.calls, x.want, r.lastLine())
+		servers++
+		t.Run(m.Name, func(t *testing.T) {
+			t.Parallel()
+			img := gateImageNamed(t, m.Name)
+			type want struct {
+				cc, gso, hystart string
+				runs             bool
 			}
-		}
+			var runs []run
+			var wants []want
+			for _, cc := range ccs {
+				for _, g := range gsos {
+					for _, h := range hystarts {
+						ok, _ := m.Switches.Admits(cc, g, h)
+						runs = append(runs, run{env: append([]string{"ROLE=server", "TESTCASE=bench", "QUIC_CC=" + cc, "QUIC_GSO=" + g, "QUIC_HYSTART=" + h}, baseEnv...)})
+						wants = append(wants, want{cc, g, h, ok})
+					}
+				}
+			}
+			reach := regexp.MustCompile("^" + img.reach["server"])
+			for i, r := range runInFakeRoot(t, img.fakeImage, runs) {
+				w := wants[i]
+				started := r.code != 127 && r.calledMatch(reach)
+				if started != w.runs || (!started && (r.code != 127 || len(r.calls) > 0)) {
+					t.Errorf("QUIC_CC=%q QUIC_GSO=%q QUIC_HYSTART=%q: exit %d, calls %q; want started=%v as %s declares (else 127 before setup.sh): %s",
+						w.cc, w.gso, w.hystart, r.code, r.calls, w.runs, m.File, r.lastLine())
+				}
+			}
+		})
+	}
+	if servers < 6 {
+		t.Errorf("%d bench servers in %s, want the six (aioquic, caddy, haproxy, nginx, ngtcp2, quic-go)", servers, imagesDir)
 	}
 }
 
