@@ -161,7 +161,7 @@ func TestGate(t *testing.T) {
 			for _, role := range probeRoles {
 				asked := cases
 				if _, plays := img.roles[role]; !plays {
-					asked = []string{unknownCase, "handshake", "h2"} // refused whatever the case
+					asked = []string{unknownCase, "handshake"} // refused whatever the case
 				}
 				for _, tc := range asked {
 					runs = append(runs, run{env: append([]string{"ROLE=" + role, "TESTCASE=" + tc}, baseEnv...)})

@@ -4,11 +4,12 @@
 # in namespaces of its own (`unshare --user --map-root-user --mount --net --fork`), so nothing it
 # mounts or runs reaches the host, its files or its network.
 #
-# The root: the host's /usr read-only (bash, coreutils: what the scripts use of the base); a
-# tmpfs /usr/local and / for the rest; WORK/files lines "DEST<TAB>SOURCE" put in place (SOURCE a
-# file of the repository, "-": a stub, "+x": DEST made executable); WORK/etc/* in /etc. A stub stands in for a program of
-# the image and records each call as one line in /calls.log ("NAME ARGS..."); called with -check
-# it runs WORK/real/NAME when there is one (a program that decides support itself).
+# The root: the host's /usr read-only (bash, coreutils: what the scripts use of the base), of its
+# /dev only null, zero, random and urandom; a tmpfs /usr/local and / for the rest; WORK/files
+# lines "DEST<TAB>SOURCE" put in place (SOURCE a file of the repository, "-": a stub, "+x": DEST
+# made executable); WORK/etc/* in /etc. A stub stands in for a program of the image and records
+# each call as one line in /calls.log ("NAME ARGS..."); called with -check it runs
+# WORK/real/NAME when there is one (a program that decides support itself).
 # For each run: WORK/out/<n>.code (exit status), <n>.out (output), <n>.calls (the calls).
 set -euo pipefail
 work=$1
@@ -30,7 +31,10 @@ mount -t tmpfs tmpfs "$root/usr/local"
 mkdir -p "$root"/{dev,etc,tmp,run/lock,var,logs,www,downloads,certs,opt} "$root"/usr/local/{bin,sbin,lib/wirelab-test/real}
 ln -s ../run "$root/var/run"
 ln -s ../run/lock "$root/var/lock"
-mount --rbind /dev "$root/dev"
+for dev in null zero random urandom; do
+  : >"$root/dev/$dev"
+  mount --bind "/dev/$dev" "$root/dev/$dev"
+done
 chmod 1777 "$root/tmp"
 cp -r "$work/etc/." "$root/etc/"
 [ -f /etc/ld.so.cache ] && cp /etc/ld.so.cache "$root/etc/"
@@ -57,13 +61,26 @@ while IFS=$'\t' read -r dest src; do
   fi
 done <"$work/files"
 
-for spec in "$work"/specs/*.env; do
-  n=$(basename "$spec" .env)
-  rm -rf "${root:?}"/logs/* "$root"/downloads/* "$root"/tmp/*
-  : >"$root/calls.log"
+# The runs, one chroot for all: WORK/specs and WORK/out are mounted into the root.
+mkdir "$root/specs" "$root/out"
+mount --bind "$work/specs" "$root/specs"
+mount --bind "$work/out" "$root/out"
+cat >"$root/usr/local/lib/wirelab-test/runs" <<'RUNS'
+#!/bin/bash
+# Each run on a clean /logs, /downloads, /tmp and an empty /calls.log.
+shopt -s nullglob
+for spec in /specs/*.env; do
+  n=${spec##*/}
+  n=${n%.env}
+  old=(/logs/* /downloads/* /tmp/*)
+  [ ${#old[@]} = 0 ] || rm -rf "${old[@]}"
+  : >/calls.log
   mapfile -d '' env <"$spec"
   code=0
-  timeout -k 2 20 chroot "$root" /usr/bin/env -i "${env[@]}" /run_endpoint.sh >"$work/out/$n.out" 2>&1 || code=$?
-  echo "$code" >"$work/out/$n.code"
-  cp "$root/calls.log" "$work/out/$n.calls"
+  timeout -k 2 20 /usr/bin/env -i "${env[@]}" /run_endpoint.sh >"/out/$n.out" 2>&1 || code=$?
+  echo "$code" >"/out/$n.code"
+  mv /calls.log "/out/$n.calls"
 done
+RUNS
+chmod 755 "$root/usr/local/lib/wirelab-test/runs"
+chroot "$root" /usr/local/lib/wirelab-test/runs
