@@ -120,7 +120,8 @@ func wellFormed(data []byte) error {
 
 // make bench CONGESTION=bbr on the smallest sweep: the servers run as <server>@bbr, the server's
 // TCP namespace really sends with bbr (read back from it, in bench.json), ngtcp2's QUIC takes
-// --cc=bbr, and nginx, whose QUIC has no switch, answers 127: unsupported, with its reason.
+// --cc=bbr, and nginx, whose QUIC has no switch (its manifest declares none), is unsupported in
+// the plan, its manifest's field the reason.
 // Every repetition that ran has the server's CPU time from its cgroup.
 func TestIntegrationBenchCongestion(t *testing.T) {
 	dir := benchSweep(t, "it-bench-cc", "--servers", "nginx,ngtcp2", "--protocols", "h2,h3", "--congestion", "bbr")
@@ -143,7 +144,7 @@ func TestIntegrationBenchCongestion(t *testing.T) {
 			nginxH3 = r
 		}
 	}
-	if nginxH3.Result != matrix.Unsupported || !strings.Contains(nginxH3.Reason, "nginx has no switch") {
+	if nginxH3.Result != matrix.Unsupported || !strings.Contains(nginxH3.Reason, "images/nginx/manifest.yml: switches.quic_cc has no bbr") {
 		t.Errorf("nginx@bbr h3: %s %q", nginxH3.Result, nginxH3.Reason)
 	}
 	rows, err := benchsuite.ReadCSV(filepath.Join(dir, "bench.csv"))
@@ -154,7 +155,8 @@ func TestIntegrationBenchCongestion(t *testing.T) {
 
 // make bench HYSTART=off: the switch reaches the stacks that have one and no other. ngtcp2 runs
 // gtlsserver on the libngtcp2 built without HyStart++ (its log names the library it loaded),
-// haproxy sets tune.quic.cc-hystart off, nginx has no switch: unsupported, with its reason.
+// haproxy sets tune.quic.cc-hystart off, nginx has no switch: unsupported in the plan, its
+// manifest's field the reason.
 func TestIntegrationBenchHyStart(t *testing.T) {
 	dir := benchSweep(t, "it-bench-hystart", "--servers", "ngtcp2,haproxy,nginx", "--protocols", "h3", "--hystart", "off")
 	for _, cell := range []string{"ngtcp2@h3+hystart-off_curl", "haproxy@h3+hystart-off_curl"} {
@@ -172,7 +174,7 @@ func TestIntegrationBenchHyStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range results {
-		if r.Server == "nginx" && r.Get(benchsuite.AxisVariant) == "hystart-off" && (r.Result != matrix.Unsupported || !strings.Contains(r.Reason, "nginx has no switch")) {
+		if r.Server == "nginx" && r.Get(benchsuite.AxisVariant) == "hystart-off" && (r.Result != matrix.Unsupported || !strings.Contains(r.Reason, "images/nginx/manifest.yml: switches.quic_hystart.default has no off")) {
 			t.Errorf("nginx@hystart-off: %s %q", r.Result, r.Reason)
 		}
 	}

@@ -20,43 +20,31 @@ if [ "${1:-}" = "--version" ]; then
   exit 0
 fi
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
-
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh aioquic || exit 1
+gate_role client server
 case "$role" in
-  client)
-    case "$testcase" in
-      handshake|transfer|retry|chacha20|keyupdate|http3|v2|multiconnect|resumption|zerortt|amplificationlimit)
-        program_testcase=$testcase ;;
-      # make bench: each URL on its own connection over h3 (the http3 mode), timed from its qlog.
-      bench) program_testcase=bench ;;
-      *) echo "aioquic client: test case '$testcase' not supported"; exit 127 ;;
-    esac ;;
-  server)
-    case "$testcase" in
-      # One server for all of them: it always issues session tickets (resumption, zerortt),
-      # accepts v1 and v2 (v2), loads the whole chain from cert.pem (amplificationlimit) and
-      # answers a client's key update (keyupdate, whose server side upstream calls transfer).
-      handshake|transfer|chacha20|keyupdate|http3|v2|multiconnect|resumption|zerortt|amplificationlimit) ;;
-      retry) ;;
-      # make bench: h3 only; aioquic's congestion control is not switched here (QUIC_CC: 127).
-      # QUIC_GSO: aioquic sends each datagram with its own sendto (no UDP GSO): off (or empty) is
-      # what it does, on is not supported (127).
-      bench)
-        if [ -n "${QUIC_CC:-}" ]; then echo "aioquic server: QUIC congestion control '$QUIC_CC' cannot be chosen here"; exit 127; fi
-        if [ -n "${QUIC_HYSTART:-}" ]; then echo "aioquic server: HyStart++ cannot be switched (aioquic has none; QUIC_HYSTART=$QUIC_HYSTART)"; exit 127; fi
-        case "${QUIC_GSO:-}" in
-          ""|off) ;;
-          on) echo "aioquic server: UDP GSO cannot be turned on (aioquic sends each datagram on its own)"; exit 127 ;;
-          *) echo "aioquic server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
-        esac ;;
-      *) echo "aioquic server: test case '$testcase' not supported"; exit 127 ;;
-    esac ;;
-  *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;
+  # make bench: each URL on its own connection over h3 (the http3 mode), timed from its qlog.
+  client) gate_testcase handshake transfer retry chacha20 keyupdate http3 v2 multiconnect resumption zerortt amplificationlimit bench ;;
+  # One server for all of them: it always issues session tickets (resumption, zerortt),
+  # accepts v1 and v2 (v2), loads the whole chain from cert.pem (amplificationlimit) and
+  # answers a client's key update (keyupdate, whose server side upstream calls transfer).
+  server) gate_testcase handshake transfer chacha20 keyupdate http3 v2 multiconnect resumption zerortt amplificationlimit retry bench ;;
 esac
+# make bench: h3 only; aioquic's congestion control is not switched here (QUIC_CC: 127).
+# QUIC_GSO: aioquic sends each datagram with its own sendto (no UDP GSO): off (or empty) is
+# what it does, on is not supported (127).
+if [ "$role/$testcase" = server/bench ]; then
+  if [ -n "${QUIC_CC:-}" ]; then gate_refuse "QUIC congestion control '$QUIC_CC' cannot be chosen here"; fi
+  if [ -n "${QUIC_HYSTART:-}" ]; then gate_refuse "HyStart++ cannot be switched (aioquic has none; QUIC_HYSTART=$QUIC_HYSTART)"; fi
+  case "${QUIC_GSO:-}" in
+    ""|off) ;;
+    on) gate_refuse "UDP GSO cannot be turned on (aioquic sends each datagram on its own)" ;;
+    *) gate_refuse "QUIC_GSO '$QUIC_GSO' not understood (on, off)" ;;
+  esac
+fi
 
-/setup.sh || exit 1
+gate_setup
 
 if [ "$role" = server ]; then
   args=()
@@ -82,7 +70,6 @@ if [ -z "${REQUESTS:-}" ]; then
   echo "aioquic client: REQUESTS is empty" >&2
   exit 1
 fi
-/wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
-echo "aioquic client: TESTCASE=$program_testcase REQUESTS=$REQUESTS"
+echo "aioquic client: TESTCASE=$testcase REQUESTS=$REQUESTS"
 # shellcheck disable=SC2086 # CLIENT_PARAMS and REQUESTS are word lists
-exec python3 -u "$adapter/aioquic_client.py" --testcase "$program_testcase" ${CLIENT_PARAMS:-} $REQUESTS
+exec python3 -u "$adapter/aioquic_client.py" --testcase "$testcase" ${CLIENT_PARAMS:-} $REQUESTS

@@ -8,19 +8,11 @@
 # Logs: /logs/apache2/{error,access}.log, /logs/upload-sink.log.
 set -u
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
-
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "$role" != server ]; then
-  if [ "$role" = client ]; then echo "apache2: no client role"; exit 127; fi
-  echo "ROLE must be client or server (got '$role')" >&2; exit 1
-fi
-if [ "$testcase" != h2 ]; then
-  echo "apache2 server: test case '$testcase' not supported (h2 only)"; exit 127
-fi
-
-/setup.sh || exit 1
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh apache2 || exit 1
+gate_role server
+gate_testcase h2
+gate_setup
 
 upload-sink -listen 127.0.0.1:8081 2>>/logs/upload-sink.log &
 /wait-for-it.sh 127.0.0.1:8081 -q -t 10 || { echo "apache2 server: upload-sink not listening" >&2; exit 1; }

@@ -17,34 +17,26 @@
 # Logs: /logs/caddy.log (errors and access), /logs/upload-sink.log.
 set -u
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
 conf=/run/caddy.json
 
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "$role" != server ]; then
-  if [ "$role" = client ]; then echo "caddy: no client role"; exit 127; fi
-  echo "ROLE must be client or server (got '$role')" >&2; exit 1
-fi
-case "$testcase" in
-  h2|bench) ;;
-  *) echo "caddy server: test case '$testcase' not supported (h2, bench)"; exit 127 ;;
-esac
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh caddy || exit 1
+gate_role server
+gate_testcase h2 bench
 # make bench --congestion: caddy's QUIC (quic-go) has no switch for its congestion control.
-if [ -n "${QUIC_CC:-}" ]; then echo "caddy server: QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; exit 127; fi
+if [ -n "${QUIC_CC:-}" ]; then gate_refuse "QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; fi
 # make bench --gso: caddy's QUIC is quic-go, whose UDP GSO QUIC_GO_DISABLE_GSO switches: QUIC_GSO
 # on / off; empty keeps quic-go's default (GSO on where the kernel has it).
 case "${QUIC_GSO:-}" in
   "") ;;
   on) export QUIC_GO_DISABLE_GSO=false ;;
   off) export QUIC_GO_DISABLE_GSO=true ;;
-  *) echo "caddy server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
+  *) gate_refuse "QUIC_GSO '$QUIC_GSO' not understood (on, off)" ;;
 esac
-
 # make bench --hystart: quic-go's slow start has no HyStart++ switch.
-if [ -n "${QUIC_HYSTART:-}" ]; then echo "caddy server: HyStart++ cannot be switched (quic-go has no switch; QUIC_HYSTART=$QUIC_HYSTART)"; exit 127; fi
+if [ -n "${QUIC_HYSTART:-}" ]; then gate_refuse "HyStart++ cannot be switched (quic-go has no switch; QUIC_HYSTART=$QUIC_HYSTART)"; fi
 
-/setup.sh || exit 1
+gate_setup
 
 # The keylog path goes into the config (caddy reads no environment variable for it); without
 # SSLKEYLOGFILE the setting is dropped. Plain path characters only, so nothing needs escaping.

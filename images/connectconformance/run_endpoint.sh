@@ -26,32 +26,25 @@ if [ "${1:-}" = "--version" ]; then
   grep -a -o -m1 $'mod\tconnectrpc.com/conformance\tv[0-9A-Za-z.+-]*' /usr/local/bin/connectconformance | head -n1 | cut -f3 | sed "s/^v//"
   exit 0
 fi
-case "${ROLE:-}" in
-server)
-  /setup.sh || exit 1
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh connectconformance || exit 1
+gate_role client server
+if [ "$role" = server ]; then
+  gate_setup
   echo "connectconformance: reference server on TCP 443 (h2c and HTTP/1.1)"
   exec wirelab-serve /usr/local/bin/sut-forward serve --listen :443 \
     --referenceserver /usr/local/bin/referenceserver 2>>/logs/referenceserver.log
-  ;;
-client)
-  case "${TESTCASE:-connectconformance}" in
-  connectconformance | "") ;;
-  *) echo "connectconformance: test case '$TESTCASE' unsupported (only connectconformance)"; exit 127 ;;
-  esac
-  export GRPC_TARGET=${GRPC_TARGET:-server4:443} GRPCWEB_TARGET=${GRPCWEB_TARGET:-server4:443}
-  /setup.sh >/dev/null || exit 1
-  for target in "$GRPC_TARGET" "$GRPCWEB_TARGET"; do
-    /wait-for-it.sh "$target" -s -t 30 -q || { echo "connectconformance: $target does not accept TCP"; exit 1; }
-  done
-  echo "connectconformance: gRPC (h2c) -> $GRPC_TARGET, gRPC-web (HTTP/1.1) -> $GRPCWEB_TARGET"
-  # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
-  exec /usr/local/bin/sut-forward run --connectconformance /usr/local/bin/connectconformance \
-    --conf /connectconformance/grpc-h2c.yaml --conf /connectconformance/grpcweb-http1.yaml \
-    --parallel "${CONFORMANCE_PARALLEL:-64}" --stall "${CONFORMANCE_STALL:-12s}" --limit "${CONFORMANCE_LIMIT:-5m}" \
-    --log /logs/connectconformance.txt --cases /logs/cases.jsonl -- ${CLIENT_PARAMS:-}
-  ;;
-*)
-  echo "connectconformance: ROLE must be client or server (got '${ROLE:-}')"
-  exit 127
-  ;;
-esac
+fi
+
+[ -z "$testcase" ] || gate_testcase connectconformance
+export GRPC_TARGET=${GRPC_TARGET:-server4:443} GRPCWEB_TARGET=${GRPCWEB_TARGET:-server4:443}
+gate_setup -q --no-sim
+for target in "$GRPC_TARGET" "$GRPCWEB_TARGET"; do
+  gate_wait "$target"
+done
+echo "connectconformance: gRPC (h2c) -> $GRPC_TARGET, gRPC-web (HTTP/1.1) -> $GRPCWEB_TARGET"
+# shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
+exec /usr/local/bin/sut-forward run --connectconformance /usr/local/bin/connectconformance \
+  --conf /connectconformance/grpc-h2c.yaml --conf /connectconformance/grpcweb-http1.yaml \
+  --parallel "${CONFORMANCE_PARALLEL:-64}" --stall "${CONFORMANCE_STALL:-12s}" --limit "${CONFORMANCE_LIMIT:-5m}" \
+  --log /logs/connectconformance.txt --cases /logs/cases.jsonl -- ${CLIENT_PARAMS:-}

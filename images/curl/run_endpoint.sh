@@ -14,22 +14,13 @@
 #   these in OpenSSL's QUIC client as curl drives it.
 set -u
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
 log=/logs/curl.log
 
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "$role" != client ]; then
-  if [ "$role" = server ]; then echo "curl: no server role"; exit 127; fi
-  echo "ROLE must be client or server (got '$role')" >&2; exit 1
-fi
-case "$testcase" in
-  handshake|transfer|http3|retry|chacha20|multiconnect|amplificationlimit) ;;
-  bench) ;;
-  *) echo "curl client: test case '$testcase' not supported"; exit 127 ;;
-esac
-
-/setup.sh || exit 1
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh curl || exit 1
+gate_role client
+gate_testcase handshake transfer http3 retry chacha20 multiconnect amplificationlimit bench
+gate_setup
 
 # TESTCASE=bench (make bench): each URL of REQUESTS downloaded once by its own curl process, so
 # on a fresh connection, in order; CLIENT_PARAMS picks the protocol (--http1.1, --http2,
@@ -39,7 +30,6 @@ esac
 if [ "$testcase" = bench ]; then
   read -r -a urls <<<"${REQUESTS:-}"
   [ ${#urls[@]} -gt 0 ] || { echo "curl client: REQUESTS is empty" >&2; exit 1; }
-  /wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
   # No qlog: OpenSSL would log every QUIC packet of a 10 MB download, work the TCP downloads
   # it is compared with do not do (the keylog, written once per connection, stays).
   unset QLOGDIR
@@ -60,8 +50,6 @@ if [ ${#urls[@]} -eq 0 ]; then
   echo "curl client: REQUESTS is empty" >&2
   exit 1
 fi
-
-/wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
 
 # --remote-name-all + --output-dir: each URL's last path segment lands in /downloads.
 common=(--http3-only --cacert /certs/ca.pem --silent --show-error --fail

@@ -1,15 +1,14 @@
 #!/bin/bash
 # Default entrypoint of wirelab/endpoint. Endpoint images replace this file with their own, which
-# (as upstream) starts with /setup.sh and, for clients, /wait-for-it.sh sim:57832 -s -t 30.
+# (as upstream) starts with /setup.sh and, for clients, /wait-for-it.sh sim:57832 -s -t 30 (ours:
+# gate.sh's gate_setup, after its role and test case checks).
 # The base implements no test case, so under a runner it answers 127 ("unsupported"); given a
 # command it sets up the network and runs that command.
 set -u
-/setup.sh || exit 1
-if [ "${ROLE:-}" = client ]; then
-  /wait-for-it.sh sim:57832 -s -t 30 || exit 1
-fi
+# shellcheck source=gate.sh
+. /usr/local/lib/wirelab/gate.sh endpoint || exit 1
 if [ $# -gt 0 ]; then
+  gate_setup
   exec "$@"
 fi
-echo "wirelab/endpoint: no implementation in this image; test case '${TESTCASE:-}' unsupported" >&2
-exit 127
+gate_refuse "no implementation in this image (wirelab/endpoint)"

@@ -12,11 +12,13 @@ if [ "${1:-}" = "--version" ]; then
   exec "$bin" -version
 fi
 
-# Support is decided by the program before the network is touched, so a compliance probe gets 127.
-"$bin" -check || exit $?
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh go-h2 || exit 1
+gate_role server
+# The test case: the program decides (go-h2 -check), so its list is in one place.
+gate_check "$bin" -check
+gate_setup
 
-/setup.sh || exit 1
-
-echo "go-h2 server: TESTCASE=${TESTCASE}, serving /www on TCP 443 (h2, http/1.1); Go $("$bin" -version)"
+echo "go-h2 server: TESTCASE=$testcase, serving /www on TCP 443 (h2, http/1.1); Go $("$bin" -version)"
 # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
 exec wirelab-serve "$bin" ${SERVER_PARAMS:-} 2>>/logs/go-h2.log

@@ -11,14 +11,14 @@ if [ "${1:-}" = "--version" ]; then
   exit 0
 fi
 
-# Support is decided by the program itself (testcase.go), before the network is touched, so a
-# compliance probe gets 127 anywhere.
-"$bin" -check || exit $?
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh go-x-net || exit 1
+gate_role client server
+# The test case: the program decides (testcase.go, go-x-net -check), so its list is in one place.
+gate_check "$bin" -check
+gate_setup
 
-/setup.sh || exit 1
-
-if [ "$ROLE" = client ]; then
-  /wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
+if [ "$role" = client ]; then
   # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
   exec "$bin" ${CLIENT_PARAMS:-}
 fi

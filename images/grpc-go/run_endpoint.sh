@@ -15,33 +15,30 @@ if [ "${1:-}" = "--version" ]; then
   exit 0
 fi
 
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh grpc-go || exit 1
+gate_role client server
 tls=()
-case "${ROLE:-}" in
-server)
+if [ "$role" = server ]; then
   [ "${GRPC_TLS:-0}" = 1 ] && tls=(--use_tls --tls_cert_file /certs/cert.pem --tls_key_file /certs/priv.key)
-  /setup.sh || exit 1
+  gate_setup
   echo "grpc-go interop server on TCP 443 ($([ "${GRPC_TLS:-0}" = 1 ] && echo TLS || echo h2c))"
   # shellcheck disable=SC2086 # SERVER_PARAMS is a word list
   exec wirelab-serve "$server" --port 443 "${tls[@]}" ${SERVER_PARAMS:-} 2>>/logs/grpc-interop.log
-  ;;
-client)
-  [ -n "${TESTCASE:-}" ] || { echo "grpc-go client: TESTCASE is empty"; exit 127; }
-  target=${GRPC_TARGET:-server4:443}
-  [ "${GRPC_TLS:-0}" = 1 ] && tls=(--use_tls --ca_file /certs/ca.pem --server_host_override server4)
-  /setup.sh >/dev/null || exit 1
-  /wait-for-it.sh "$target" -s -t 30 -q || { echo "grpc-go client: $target does not accept TCP"; exit 1; }
-  # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
-  # An address, not a name: grpc-go's DNS resolver would first ask for SRV/TXT records (grpclb,
-  # service config) that no lab network serves, 5 s each.
-  host=$(getent ahostsv4 "${target%:*}" | awk '{print $1; exit}')
-  "$client" --server_host "${host:-${target%:*}}" --server_port "${target##*:}" --test_case "$TESTCASE" \
-    "${tls[@]}" ${CLIENT_PARAMS:-} >>/logs/grpc-interop.log 2>&1
-  code=$?
-  tail -n 3 /logs/grpc-interop.log
-  exit $code
-  ;;
-*)
-  echo "grpc-go: ROLE must be client or server (got '${ROLE:-}')"
-  exit 127
-  ;;
-esac
+fi
+
+# --- client: any interop test case (the client program knows them) ---
+[ -n "$testcase" ] || gate_refuse "TESTCASE is empty (want one of grpc-go's interop test cases)"
+target=${GRPC_TARGET:-server4:443}
+[ "${GRPC_TLS:-0}" = 1 ] && tls=(--use_tls --ca_file /certs/ca.pem --server_host_override server4)
+gate_setup -q --no-sim
+gate_wait "$target"
+# An address, not a name: grpc-go's DNS resolver would first ask for SRV/TXT records (grpclb,
+# service config) that no lab network serves, 5 s each.
+host=$(getent ahostsv4 "${target%:*}" | awk '{print $1; exit}')
+# shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
+"$client" --server_host "${host:-${target%:*}}" --server_port "${target##*:}" --test_case "$testcase" \
+  "${tls[@]}" ${CLIENT_PARAMS:-} >>/logs/grpc-interop.log 2>&1
+code=$?
+tail -n 3 /logs/grpc-interop.log
+exit $code

@@ -10,18 +10,18 @@ bin=/usr/local/bin/grpcweb-converter
 if [ "${1:-}" = "--version" ]; then
   exec "$bin" --version
 fi
-case "${ROLE:-}" in
-edge) listen=:443 ;;
-origin) listen=:80 ;;
-*) echo "grpcweb-converter: ROLE must be edge or origin (got '${ROLE:-}')"; exit 127 ;;
-esac
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh grpcweb-converter || exit 1
+gate_role edge origin
+listen=:443
+[ "$role" = origin ] && listen=:80
 [ -n "${UPSTREAM:-}" ] || { echo "grpcweb-converter: UPSTREAM is empty"; exit 2; }
 ca=()
 case "$UPSTREAM" in https://*) ca=(--upstream-ca /certs/ca.pem) ;; esac
-/setup.sh || exit 1
-echo "grpcweb-converter: $ROLE on $listen -> $UPSTREAM"
+gate_setup
+echo "grpcweb-converter: $role on $listen -> $UPSTREAM"
 # shellcheck disable=SC2086 # CONVERTER_PARAMS is a word list
 h2c=()
-[ "$ROLE" = edge ] && h2c=(--h2c) # the edge takes cleartext HTTP/2 (prior knowledge)
-exec wirelab-serve "$bin" --mode "$ROLE" --listen "$listen" "${h2c[@]}" --upstream "$UPSTREAM" "${ca[@]}" \
+[ "$role" = edge ] && h2c=(--h2c) # the edge takes cleartext HTTP/2 (prior knowledge)
+exec wirelab-serve "$bin" --mode "$role" --listen "$listen" "${h2c[@]}" --upstream "$UPSTREAM" "${ca[@]}" \
   --log /logs/converter.jsonl ${CONVERTER_PARAMS:-} 2>>/logs/converter.log

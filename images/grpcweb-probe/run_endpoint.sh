@@ -18,35 +18,32 @@ bin=/usr/local/bin/grpcweb-probe
 if [ "${1:-}" = "--version" ]; then
   exec "$bin" --version
 fi
-[ -n "${TESTCASE:-}" ] || { echo "grpcweb-probe: TESTCASE is empty"; exit 127; }
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh grpcweb-probe || exit 1
+gate_role client server origin
+# Any case of cases.yml: the program knows them (and answers 127 where the role has no part).
+[ -n "$testcase" ] || gate_refuse "TESTCASE is empty (want a case of conformance/grpcweb/cases.yml)"
 
-case "${ROLE:-}" in
-server | origin)
+if [ "$role" != client ]; then
   listen=:443 observed=(--observed /logs/observed.jsonl)
-  [ "$ROLE" = origin ] && listen=:80 observed=()
-  /setup.sh || exit 1
-  exec wirelab-serve "$bin" --role "$ROLE" --case "$TESTCASE" --listen "$listen" \
+  [ "$role" = origin ] && listen=:80 observed=()
+  gate_setup
+  exec wirelab-serve "$bin" --role "$role" --case "$testcase" --listen "$listen" \
     --log /logs/probe.jsonl "${observed[@]}" 2>>/logs/probe.log
-  ;;
-client)
-  target=${GRPC_TARGET:-server4:443}
-  /setup.sh >/dev/null || exit 1
-  case "$TESTCASE" in
-  *_down_*) ;; # nothing listens behind the chain on purpose; the first hop may be down itself
-  *) /wait-for-it.sh "$target" -s -t 30 -q || { echo "grpcweb-probe: $target does not accept TCP"; exit 1; } ;;
-  esac
-  # An address, not a name, as for grpc-go's interop client (images/grpc-go/run_endpoint.sh).
-  host=$(getent ahostsv4 "${target%:*}" | awk '{print $1; exit}')
-  # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
-  "$bin" --role client --case "$TESTCASE" --target "${host:-${target%:*}}:${target##*:}" \
-    --rtt "${PROBE_RTT:-0s}" --log /logs/probe.jsonl --bench-out /logs/bench.json ${CLIENT_PARAMS:-} \
-    >>/logs/probe.log 2>&1
-  code=$?
-  tail -n 3 /logs/probe.log
-  exit $code
-  ;;
-*)
-  echo "grpcweb-probe: ROLE must be client, server or origin (got '${ROLE:-}')"
-  exit 127
-  ;;
+fi
+
+target=${GRPC_TARGET:-server4:443}
+gate_setup -q --no-sim
+case "$testcase" in
+*_down_*) ;; # nothing listens behind the chain on purpose; the first hop may be down itself
+*) gate_wait "$target" ;;
 esac
+# An address, not a name, as for grpc-go's interop client (images/grpc-go/run_endpoint.sh).
+host=$(getent ahostsv4 "${target%:*}" | awk '{print $1; exit}')
+# shellcheck disable=SC2086 # CLIENT_PARAMS is a word list
+"$bin" --role client --case "$testcase" --target "${host:-${target%:*}}:${target##*:}" \
+  --rtt "${PROBE_RTT:-0s}" --log /logs/probe.jsonl --bench-out /logs/bench.json ${CLIENT_PARAMS:-} \
+  >>/logs/probe.log 2>&1
+code=$?
+tail -n 3 /logs/probe.log
+exit $code

@@ -16,7 +16,9 @@ if [ "${1:-}" = "--version" ]; then
   grep -a -o -m1 $'mod\tgithub.com/improbable-eng/grpc-web\tv[0-9A-Za-z.+-]*' "$bin" | head -n1 | cut -f3 | sed "s/^v//"
   exit 0
 fi
-[ "${ROLE:-}" = origin ] || { echo "grpcwebproxy: ROLE must be origin (got '${ROLE:-}')"; exit 127; }
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh grpcwebproxy || exit 1
+gate_role origin
 tls=()
 case "${UPSTREAM:-}" in
 http://*) ;;
@@ -25,7 +27,7 @@ https://*) tls=(--backend_tls --backend_tls_ca_files /certs/ca.pem) ;;
 esac
 backend=${UPSTREAM#*://}
 backend=${backend%%/*}
-/setup.sh || exit 1
+gate_setup
 echo "grpcwebproxy: origin on :80 -> $backend"
 # shellcheck disable=SC2086 # CONVERTER_PARAMS is a word list
 exec wirelab-serve "$bin" --backend_addr "$backend" "${tls[@]}" --run_tls_server=false \

@@ -13,15 +13,12 @@ if [ "${1:-}" = "--version" ]; then
   echo 1
   exit 0
 fi
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "${ROLE:-}" != client ] || [ "${TESTCASE:-}" != h2 ]; then
-  echo "h2check: only ROLE=client TESTCASE=h2 (got ROLE='${ROLE:-}' TESTCASE='${TESTCASE:-}')"
-  exit 127
-fi
-
-/setup.sh || exit 1
-/wait-for-it.sh sim:57832 -s -t 30 || { echo "h2check: sim not ready" >&2; exit 1; }
-/wait-for-it.sh server4:443 -s -t 30 -q || { echo "h2check: server4:443 does not accept TCP"; exit 1; }
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh h2check || exit 1
+gate_role client
+gate_testcase h2
+gate_setup
+gate_wait server4:443
 
 # CLIENT_PARAMS: h2check's flags from the runner (-cases NAME, -timeout SCALE); default all cases.
 # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list by design

@@ -14,15 +14,12 @@ if [ "${1:-}" = "--version" ]; then
   echo 1
   exit 0
 fi
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "${ROLE:-}" != client ] || [ "${TESTCASE:-}" != probe ]; then
-  echo "h2probe: only ROLE=client TESTCASE=probe (got ROLE='${ROLE:-}' TESTCASE='${TESTCASE:-}')"
-  exit 127
-fi
-
-/setup.sh || exit 1
-/wait-for-it.sh sim:57832 -s -t 30 || { echo "h2probe: sim not ready" >&2; exit 1; }
-/wait-for-it.sh server4:443 -s -t 30 -q || { echo "h2probe: server4:443 does not accept TCP"; exit 1; }
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh h2probe || exit 1
+gate_role client
+gate_testcase probe
+gate_setup
+gate_wait server4:443
 
 # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list by design
 "$h2probe" -addr server4:443 -servername server -ca /certs/ca.pem \

@@ -13,14 +13,12 @@ if [ "${1:-}" = "--version" ]; then
   grep -a -o -m1 $'mod\tgithub.com/summerwind/h2spec\tv[0-9A-Za-z.+-]*' "$h2spec" | head -n1 | cut -f3 | sed "s/^v//; s/+incompatible//"
   exit 0
 fi
-if [ "${ROLE:-}" != client ] || [ "${TESTCASE:-}" != h2spec ]; then
-  echo "h2spec: only ROLE=client TESTCASE=h2spec (got ROLE='${ROLE:-}' TESTCASE='${TESTCASE:-}')"
-  exit 127
-fi
-
-/setup.sh || exit 1
-/wait-for-it.sh sim:57832 -s -t 30 || exit 1
-/wait-for-it.sh server4:443 -s -t 30 -q || { echo "h2spec: server4:443 does not accept TCP"; exit 1; }
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh h2spec || exit 1
+gate_role client
+gate_testcase h2spec
+gate_setup
+gate_wait server4:443
 # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list by design
 "$h2spec" --tls --insecure --host server4 --port 443 --junit-report /logs/junit.xml ${CLIENT_PARAMS:-} \
   > /logs/h2spec.txt 2>&1

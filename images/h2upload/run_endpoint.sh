@@ -9,13 +9,11 @@
 # parameters, 127 for any other ROLE/TESTCASE.
 set -u
 
-if [ "${ROLE:-}" != client ] || [ "${TESTCASE:-}" != upload ]; then
-  echo "h2upload: only ROLE=client TESTCASE=upload (got ROLE='${ROLE:-}' TESTCASE='${TESTCASE:-}')"
-  exit 127
-fi
-
-/setup.sh || exit 1
-/wait-for-it.sh sim:57832 -s -t 30 || exit 1
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh h2upload || exit 1
+gate_role client
+gate_testcase upload
+gate_setup
 # shellcheck disable=SC2086 # CLIENT_PARAMS is a word list by design
 /usr/local/bin/h2upload -addr server4:443 -servername server -ca /certs/ca.pem \
   -keylog "${SSLKEYLOGFILE:-}" -out /logs/upload.json ${CLIENT_PARAMS:-} > /logs/h2upload.txt 2>&1

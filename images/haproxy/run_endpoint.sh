@@ -15,25 +15,17 @@
 # bench) is the same frontend also listening for QUIC on UDP 443 (h3): run_h2.sh too.
 set -u
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
 log=/logs/haproxy.log
 
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "$role" != server ]; then
-  if [ "$role" = client ]; then echo "haproxy: no client role"; exit 127; fi
-  echo "ROLE must be client or server (got '$role')" >&2; exit 1
-fi
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh haproxy || exit 1
+gate_role server
+# chacha20: the server accepts what the client offers (TLS_CHACHA20_POLY1305_SHA256 is among
+# OpenSSL's default TLS 1.3 suites). resumption: TLS session tickets are on by default.
+# v2: haproxy answers a v1 client that offers v2 with v2 (compatible version negotiation).
+gate_testcase handshake transfer http3 retry chacha20 multiconnect resumption amplificationlimit v2 h2 bench
 case "$testcase" in h2|bench) exec /run_h2.sh ;; esac
-case "$testcase" in
-  # chacha20: the server accepts what the client offers (TLS_CHACHA20_POLY1305_SHA256 is among
-  # OpenSSL's default TLS 1.3 suites). resumption: TLS session tickets are on by default.
-  # v2: haproxy answers a v1 client that offers v2 with v2 (compatible version negotiation).
-  handshake|transfer|http3|retry|chacha20|multiconnect|resumption|amplificationlimit|v2) ;;
-  *) echo "haproxy server: test case '$testcase' not supported"; exit 127 ;;
-esac
-
-/setup.sh || exit 1
+gate_setup
 
 bind_opts=()
 case "$testcase" in

@@ -10,19 +10,11 @@
 # Logs: /logs/lighttpd-error.log, /logs/upload-sink.log.
 set -u
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
-
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "$role" != server ]; then
-  if [ "$role" = client ]; then echo "lighttpd: no client role"; exit 127; fi
-  echo "ROLE must be client or server (got '$role')" >&2; exit 1
-fi
-if [ "$testcase" != h2 ]; then
-  echo "lighttpd server: test case '$testcase' not supported (h2 only)"; exit 127
-fi
-
-/setup.sh || exit 1
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh lighttpd || exit 1
+gate_role server
+gate_testcase h2
+gate_setup
 
 # The IPv6 socket takes the global ssl.* settings but needs ssl.engine of its own.
 if ip -o -6 addr show scope global | grep -q inet6; then

@@ -14,19 +14,11 @@
 # Log: /logs/nghttpd.log (errors; -v would log every frame).
 set -u
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
-
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "$role" != server ]; then
-  if [ "$role" = client ]; then echo "nghttpd: no client role"; exit 127; fi
-  echo "ROLE must be client or server (got '$role')" >&2; exit 1
-fi
-if [ "$testcase" != h2 ]; then
-  echo "nghttpd server: test case '$testcase' not supported (h2 only)"; exit 127
-fi
-
-/setup.sh || exit 1
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh nghttpd || exit 1
+gate_role server
+gate_testcase h2
+gate_setup
 
 echo "nghttpd server: TESTCASE=$testcase, serving /www on TCP 443 (h2 only, POST/PUT echoed); $(nghttpd --version)"
 # shellcheck disable=SC2086 # SERVER_PARAMS is a word list

@@ -16,25 +16,17 @@
 # bench) is the same server also listening for QUIC on UDP 443 (h3): run_h2.sh too.
 set -u
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
 case_conf=/etc/nginx/wirelab-case.conf
 
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-if [ "$role" != server ]; then
-  if [ "$role" = client ]; then echo "nginx: no client role"; exit 127; fi
-  echo "ROLE must be client or server (got '$role')" >&2; exit 1
-fi
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh nginx || exit 1
+gate_role server
+# chacha20: the server accepts what the client offers (OpenSSL's default TLS 1.3 suites include
+# TLS_CHACHA20_POLY1305_SHA256). resumption: session tickets are on by default.
+# amplificationlimit: nginx keeps to the 3x limit by itself and sends the longer chain it is given.
+gate_testcase handshake transfer http3 retry chacha20 multiconnect resumption amplificationlimit h2 bench
 case "$testcase" in h2|bench) exec /run_h2.sh ;; esac
-case "$testcase" in
-  # chacha20: the server accepts what the client offers (OpenSSL's default TLS 1.3 suites include
-  # TLS_CHACHA20_POLY1305_SHA256). resumption: session tickets are on by default.
-  # amplificationlimit: nginx keeps to the 3x limit by itself and sends the longer chain it is given.
-  handshake|transfer|http3|retry|chacha20|multiconnect|resumption|amplificationlimit) ;;
-  *) echo "nginx server: test case '$testcase' not supported"; exit 127 ;;
-esac
-
-/setup.sh || exit 1
+gate_setup
 
 {
   echo "listen 443 quic;"

@@ -29,45 +29,39 @@ if [ "${1:-}" = "--version" ]; then
   exit 0
 fi
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
 qlogdir=${QLOGDIR:-/logs/qlog/}
 log=/logs/ngtcp2.log
 
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
-case "$role/$testcase" in
-  # make bench: gtlsserver over h3 only; QUIC_CC is the sender's congestion control (--cc).
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh ngtcp2 || exit 1
+gate_role client server
+# make bench (TESTCASE=bench): gtlsserver / gtlsclient over h3 only (the client: each URL on its
+# own connection, timed from its qlog).
+gate_testcase handshake transfer http3 retry chacha20 keyupdate resumption zerortt multiconnect v2 ecn connectionmigration versionnegotiation bench
+if [ "$role/$testcase" = server/bench ]; then
+  # QUIC_CC is the sender's congestion control (--cc).
+  case "${QUIC_CC:-cubic}" in
+    cubic|reno|bbr) ;;
+    *) gate_refuse "QUIC congestion control '$QUIC_CC' not available (cubic, reno, bbr)" ;;
+  esac
   # QUIC_GSO (make bench --gso): gtlsserver always sends with UDP GSO and has no option to turn
   # it off, so on (or empty) is what it does and off is not supported (127).
-  server/bench)
-    case "${QUIC_CC:-cubic}" in
-      cubic|reno|bbr) ;;
-      *) echo "ngtcp2 server: QUIC congestion control '$QUIC_CC' not available (cubic, reno, bbr)"; exit 127 ;;
-    esac
-    case "${QUIC_GSO:-}" in
-      ""|on) ;;
-      off) echo "ngtcp2 server: UDP GSO cannot be turned off (gtlsserver always sends with GSO, no option)"; exit 127 ;;
-      *) echo "ngtcp2 server: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
-    esac
-    # QUIC_HYSTART (make bench --hystart): HyStart++ is part of ngtcp2's CUBIC and always on in
-    # Debian's libngtcp2; off loads the same library version built without it (see Dockerfile).
-    case "${QUIC_HYSTART:-}/${QUIC_CC:-cubic}" in
-      /*|on/cubic) ;;
-      off/cubic) export LD_LIBRARY_PATH=/usr/local/lib/ngtcp2-no-hystart ;;
-      on/*|off/*) echo "ngtcp2 server: HyStart++ is part of ngtcp2's CUBIC, not of $QUIC_CC (QUIC_HYSTART=$QUIC_HYSTART)"; exit 127 ;;
-      *) echo "ngtcp2 server: QUIC_HYSTART '$QUIC_HYSTART' not understood (on, off)"; exit 127 ;;
-    esac ;;
-  # make bench: gtlsclient (h3), each URL on its own connection, timed from its qlog.
-  client/bench) ;;
-  client/*|server/*)
-    case "$testcase" in
-      handshake|transfer|http3|retry|chacha20|keyupdate|resumption|zerortt|multiconnect|v2|ecn|connectionmigration|versionnegotiation) ;;
-      *) echo "ngtcp2 $role: test case '$testcase' not supported"; exit 127 ;;
-    esac ;;
-  *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;
-esac
+  case "${QUIC_GSO:-}" in
+    ""|on) ;;
+    off) gate_refuse "UDP GSO cannot be turned off (gtlsserver always sends with GSO, no option)" ;;
+    *) gate_refuse "QUIC_GSO '$QUIC_GSO' not understood (on, off)" ;;
+  esac
+  # QUIC_HYSTART (make bench --hystart): HyStart++ is part of ngtcp2's CUBIC and always on in
+  # Debian's libngtcp2; off loads the same library version built without it (see Dockerfile).
+  case "${QUIC_HYSTART:-}/${QUIC_CC:-cubic}" in
+    /*|on/cubic) ;;
+    off/cubic) export LD_LIBRARY_PATH=/usr/local/lib/ngtcp2-no-hystart ;;
+    on/*|off/*) gate_refuse "HyStart++ is part of ngtcp2's CUBIC, not of $QUIC_CC (QUIC_HYSTART=$QUIC_HYSTART)" ;;
+    *) gate_refuse "QUIC_HYSTART '$QUIC_HYSTART' not understood (on, off)" ;;
+  esac
+fi
 
-/setup.sh || exit 1
+gate_setup
 
 quiet=(-q)
 [ "${NGTCP2_VERBOSE:-0}" = 1 ] && quiet=()
@@ -114,8 +108,6 @@ case "$hostport" in
   *:*) host=${hostport%:*}; port=${hostport##*:} ;;
   *) host=$hostport; port=443 ;;
 esac
-
-/wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
 
 if [ "$testcase" = bench ]; then
   # shellcheck source=../endpoint/bench-client.sh

@@ -17,49 +17,38 @@ if [ "${1:-}" = "--version" ]; then
   exit 0
 fi
 
-role=${ROLE:-}
-testcase=${TESTCASE:-}
-
-# Decide support before touching the network, so a compliance probe gets 127 anywhere.
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh quic-go || exit 1
+gate_role client server
 case "$role" in
-  client)
-    case "$testcase" in
-      handshake|transfer|retry|keyupdate|chacha20|multiconnect|resumption|zerortt|http3)
-        program_testcase=$testcase ;;
-      # Not versionnegotiation: the client's check (interop/client, unchanged from v0.59.1 to v0.65.0)
-      # expects the error text "No compatible QUIC version found" but quic-go says "no compatible
-      # QUIC version found", so it always fails.
-      # quic-go uses ECN (ECT(0) marks, ACK_ECN counts) by default on Linux: a plain transfer.
-      ecn) program_testcase=transfer ;;
-      # make bench: each URL on its own connection over h3 (the http3 mode), timed from its qlog.
-      bench) program_testcase=bench ;;
-      *) echo "quic-go client: test case '$testcase' not supported"; exit 127 ;;
-    esac ;;
-  server)
-    case "$testcase" in
-      handshake|transfer|retry|chacha20|multiconnect|versionnegotiation|resumption|zerortt|http3)
-        program_testcase=$testcase ;;
-      # The server side of a key update test is a plain transfer server (quic-go answers the
-      # client's key update by itself).
-      keyupdate) program_testcase=transfer ;;
-      ecn) program_testcase=transfer ;;
-      # make bench: the http3 server (h3 only, no qlog); quic-go has no congestion-control switch.
-      bench)
-        if [ -n "${QUIC_CC:-}" ]; then echo "quic-go server: QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; exit 127; fi
-        if [ -n "${QUIC_HYSTART:-}" ]; then echo "quic-go server: HyStart++ cannot be switched (quic-go has no switch; QUIC_HYSTART=$QUIC_HYSTART)"; exit 127; fi
-        program_testcase=http3; unset QLOGDIR ;;
-      *) echo "quic-go server: test case '$testcase' not supported"; exit 127 ;;
-    esac ;;
-  *) echo "ROLE must be client or server (got '$role')" >&2; exit 1 ;;
+  # Not versionnegotiation: the client's check (interop/client, unchanged from v0.59.1 to v0.65.0)
+  # expects the error text "No compatible QUIC version found" but quic-go says "no compatible
+  # QUIC version found", so it always fails.
+  # make bench: each URL on its own connection over h3 (the http3 mode), timed from its qlog.
+  client) gate_testcase handshake transfer retry keyupdate chacha20 multiconnect resumption zerortt http3 ecn bench ;;
+  server) gate_testcase handshake transfer retry chacha20 multiconnect versionnegotiation resumption zerortt http3 keyupdate ecn bench ;;
+esac
+program_testcase=$testcase
+case "$role/$testcase" in
+  # quic-go uses ECN (ECT(0) marks, ACK_ECN counts) by default on Linux: a plain transfer.
+  */ecn) program_testcase=transfer ;;
+  # The server side of a key update test is a plain transfer server (quic-go answers the
+  # client's key update by itself).
+  server/keyupdate) program_testcase=transfer ;;
+  # make bench: the http3 server (h3 only, no qlog); quic-go has no congestion-control switch.
+  server/bench)
+    if [ -n "${QUIC_CC:-}" ]; then gate_refuse "QUIC congestion control '$QUIC_CC' cannot be chosen (quic-go has no switch)"; fi
+    if [ -n "${QUIC_HYSTART:-}" ]; then gate_refuse "HyStart++ cannot be switched (quic-go has no switch; QUIC_HYSTART=$QUIC_HYSTART)"; fi
+    program_testcase=http3; unset QLOGDIR ;;
 esac
 # QUIC_GSO (make bench --gso): on / off switches quic-go's UDP GSO (QUIC_GO_DISABLE_GSO); empty
 # keeps the default below.
 case "${QUIC_GSO:-}" in
   ""|on|off) ;;
-  *) echo "quic-go $role: QUIC_GSO '$QUIC_GSO' not understood (on, off)"; exit 127 ;;
+  *) gate_refuse "QUIC_GSO '$QUIC_GSO' not understood (on, off)" ;;
 esac
 
-/setup.sh || exit 1
+gate_setup
 
 export TESTCASE=$program_testcase
 export QUIC_GO_LOG_LEVEL=${QUIC_GO_LOG_LEVEL:-info}
@@ -84,7 +73,6 @@ if [ "$role" = client ] && [ "$testcase" = bench ]; then
 fi
 
 if [ "$role" = client ]; then
-  /wait-for-it.sh sim:57832 -s -t 30 || { echo "sim not ready" >&2; exit 1; }
   echo "quic-go client: TESTCASE=$TESTCASE REQUESTS=${REQUESTS:-}"
   # shellcheck disable=SC2086 # CLIENT_PARAMS and REQUESTS are word lists
   exec "$client" ${CLIENT_PARAMS:-} ${REQUESTS:-}

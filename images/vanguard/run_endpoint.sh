@@ -10,12 +10,14 @@ bin=/usr/local/bin/vanguard
 if [ "${1:-}" = "--version" ]; then
   exec "$bin" --version
 fi
-[ "${ROLE:-}" = origin ] || { echo "vanguard: ROLE must be origin (got '${ROLE:-}')"; exit 127; }
+# shellcheck source=../endpoint/gate.sh
+. /usr/local/lib/wirelab/gate.sh vanguard || exit 1
+gate_role origin
 case "${UPSTREAM:-}" in
 http://*) ;;
 *) echo "vanguard: UPSTREAM must be http://host:port (got '${UPSTREAM:-}')"; exit 2 ;;
 esac
-/setup.sh || exit 1
+gate_setup
 echo "vanguard: origin on :80 -> $UPSTREAM"
 # shellcheck disable=SC2086 # CONVERTER_PARAMS is a word list
 exec wirelab-serve "$bin" --listen :80 --upstream "$UPSTREAM" --log /logs/converter.jsonl \

@@ -1,10 +1,11 @@
 package benchsuite
 
 import (
-	"github.com/wirelab/wirelab/internal/matrix"
-
 	"strings"
 	"testing"
+
+	"github.com/wirelab/wirelab/internal/manifest"
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 func loadRepo(t *testing.T) *Config {
@@ -22,10 +23,16 @@ var testClients = []Client{
 	{Name: "ngtcp2", Image: "wirelab/ngtcp2:latest", ALPN: []string{"h3"}},
 }
 
+// testServers, with the switches their manifests declare: nginx GSO on and off, haproxy reno
+// too and HyStart++ with its cubic.
 var testServers = []Server{
 	{Name: "caddy", Image: "wirelab/caddy:latest", ALPN: []string{"http/1.1", "h2", "h3"}},
 	{Name: "go-h2", Image: "wirelab/go-h2:latest", ALPN: []string{"http/1.1", "h2"}},
-	{Name: "nginx", Image: "wirelab/nginx:latest", ALPN: []string{"http/1.1", "h2", "h3"}},
+	{Name: "haproxy", Image: "wirelab/haproxy:latest", ALPN: []string{"http/1.1", "h2", "h3"}, Manifest: "images/haproxy/manifest.yml",
+		Switches: manifest.Switches{CC: []string{"cubic", "reno"}, GSO: []string{"off"},
+			HyStart: map[string][]string{manifest.DefaultCC: {"on", "off"}, "cubic": {"on", "off"}}}},
+	{Name: "nginx", Image: "wirelab/nginx:latest", ALPN: []string{"http/1.1", "h2", "h3"}, Manifest: "images/nginx/manifest.yml",
+		Switches: manifest.Switches{GSO: []string{"on", "off"}}},
 }
 
 // The repository's bench file is the testbed: four sizes, three protocols, the six
@@ -76,7 +83,7 @@ func TestSelectPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Sizes[0].Name != "1KB" || p.Repetitions != 3 || len(p.PlanCells(nil)) != 3*4*2 {
+	if p.Sizes[0].Name != "1KB" || p.Repetitions != 3 || len(p.PlanCells(nil)) != len(testServers)*4*2 {
 		t.Errorf("plan: sizes %v, reps %d, %d cells", p.Sizes, p.Repetitions, len(p.PlanCells(nil)))
 	}
 	if on2g := p.SizesOn(p.Profiles[0]); len(on2g) != 1 || on2g[0].Name != "1KB" {

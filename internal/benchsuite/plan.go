@@ -2,6 +2,7 @@ package benchsuite
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +16,10 @@ import (
 type Server struct {
 	Name, Image string
 	ALPN        []string // manifest alpn.bench: what it serves; nil: all
+	// Switches are the QUIC_CC, QUIC_GSO and QUIC_HYSTART values its manifest declares;
+	// Manifest is that file ("": an image given by --image, which declares none).
+	Switches manifest.Switches
+	Manifest string
 }
 
 // Serves reports whether the server serves the protocol, and if not why.
@@ -25,12 +30,35 @@ func (s Server) Serves(p Protocol) (bool, string) {
 	return false, fmt.Sprintf("the server does not serve %s (manifest alpn.bench: %v)", p.ALPN, s.ALPN)
 }
 
+// Takes reports whether the server's QUIC stack takes the variant's switches in a cell of the
+// protocol, and if not why (its manifest's field). A QUIC cell passes them to the server
+// (QUIC_CC, QUIC_GSO, QUIC_HYSTART; Layout, a TCP cell none), and the image answers a value it
+// cannot do with 127; the manifest says beforehand which it can, so such a cell is unsupported
+// here, in the plan, and a 127 at run time stays what it is: a regression.
+func (s Server) Takes(v Variant, p Protocol) (bool, string) {
+	if p.Transport != "udp" {
+		return true, ""
+	}
+	ok, why := s.Switches.Admits(v.CC, v.GSO, v.HyStart)
+	switch {
+	case ok:
+		return true, ""
+	case s.Manifest == "":
+		return false, "not declared: an image given by --image has no manifest: " + why
+	}
+	return false, "not declared: " + s.Manifest + ": " + why
+}
+
 // ServersFromManifests lists the images with the bench server role, by name.
 func ServersFromManifests(ms []*manifest.Manifest) []Server {
 	var out []Server
 	for _, m := range ms {
 		if m.Plays("bench", "server") {
-			out = append(out, Server{Name: m.Name, Image: m.Ref(), ALPN: m.ALPN["bench"]})
+			s := Server{Name: m.Name, Image: m.Ref(), ALPN: m.ALPN["bench"], Switches: m.Switches}
+			if m.Dir != "" { // named from the checkout, as a reason in the results reads best
+				s.Manifest = filepath.Join(filepath.Base(filepath.Dir(m.Dir)), m.Name, manifest.FileName)
+			}
+			out = append(out, s)
 		}
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
@@ -228,7 +256,8 @@ func (p *Plan) SizesOn(prof Profile) []Size {
 
 // PlanCells lists the matrix's cells: servers (each variant in turn) outer, then protocols,
 // then the clients that speak them, then profiles. A protocol the server does not serve is
-// skipped, and so is a TCP cell of a GSO or HyStart++ sweep (Variant.Runs). Every repetition runs
+// skipped, and so is a TCP cell of a GSO or HyStart++ sweep (Variant.Runs) and a QUIC cell whose
+// switches the server's manifest does not declare (Server.Takes). Every repetition runs
 // and is recorded; a repetition's typical seconds are its topology plus its downloads at the
 // profile's rate (rates: down rate in bit/s per profile, 0 unknown).
 func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
@@ -239,6 +268,9 @@ func (p *Plan) PlanCells(rates map[string]int64) []matrix.PlanCell {
 				for _, prof := range p.Profiles {
 					ok, why := s.Serves(cc.protocol)
 					if runs, w := v.Runs(cc.protocol); ok && !runs {
+						ok, why = false, w
+					}
+					if takes, w := s.Takes(v, cc.protocol); ok && !takes {
 						ok, why = false, w
 					}
 					if ok && len(p.SizesOn(prof)) == 0 {

@@ -30,8 +30,11 @@ type Manifest struct {
 	// ALPN: suite -> application protocols the image speaks in its ordinary test cases (quic:
 	// default [hq-interop], as upstream; an h3-only client such as curl says [h3]). A pair with
 	// none in common cannot run those cases.
-	ALPN  map[string][]string `yaml:"alpn"`
-	Build Build               `yaml:"build"`
+	ALPN map[string][]string `yaml:"alpn"`
+	// Switches: what the server's run_endpoint.sh accepts of make bench's QUIC_CC, QUIC_GSO and
+	// QUIC_HYSTART (switches.go); none: no switch.
+	Switches Switches `yaml:"switches"`
+	Build    Build    `yaml:"build"`
 
 	Dir  string `yaml:"-"` // folder holding the manifest
 	File string `yaml:"-"` // path of the manifest file
@@ -143,6 +146,9 @@ func (m *Manifest) validate() error {
 		}
 	}
 	if err := m.validatePackages(); err != nil {
+		return err
+	}
+	if err := m.Switches.validate(m); err != nil {
 		return err
 	}
 	for field, p := range map[string]string{"build.dockerfile": m.Build.Dockerfile, "build.context": m.Build.Context, "build.prepare": m.Build.Prepare} {
