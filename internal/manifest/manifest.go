@@ -135,8 +135,12 @@ func (m *Manifest) validate() error {
 			return bad("testcases."+suite, "suite has no roles in this manifest")
 		}
 		for i, tc := range m.Testcases[suite] {
-			if !nameRE.MatchString(tc) {
+			name, role, inRole := strings.Cut(tc, "@") // case@role: supported in that role only
+			switch {
+			case !nameRE.MatchString(name):
 				return bad(fmt.Sprintf("testcases.%s[%d]", suite, i), "%q is not a test case name", tc)
+			case inRole && !contains(m.Roles[suite], role):
+				return bad(fmt.Sprintf("testcases.%s[%d]", suite, i), "%q: the image plays no role %q in %s", tc, role, suite)
 			}
 		}
 	}

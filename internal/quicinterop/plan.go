@@ -43,8 +43,11 @@ func orDefault(alpn []string) []string {
 	return alpn
 }
 
-// Supports reports whether the image declares the test case (by case name, e.g. "longrtt").
-func (i Impl) Supports(name string) bool { return i.Testcases == nil || i.Testcases[name] }
+// Supports reports whether the image declares the test case (by case name, e.g. "longrtt") in a
+// role: in every role, or in that one ("resumption@client").
+func (i Impl) Supports(name, role string) bool {
+	return i.Testcases == nil || i.Testcases[name] || i.Testcases[name+"@"+role]
+}
 
 // ImplsFromManifests lists the images with a quic role.
 func ImplsFromManifests(ms []*manifest.Manifest) []Impl {
@@ -69,7 +72,7 @@ func ImplsFromManifests(ms []*manifest.Manifest) []Impl {
 // declaredUnsupported is why a cell is unsupported before it runs ("" when it runs): a
 // manifest does not declare the case, or the pair has no common ALPN.
 func declaredUnsupported(server, client Impl, c *Case) string {
-	if !server.Supports(c.Name) || !client.Supports(c.Name) {
+	if !server.Supports(c.Name, "server") || !client.Supports(c.Name, "client") {
 		return "not in the image's declared test cases"
 	}
 	if ok, why := commonALPN(client, server); !ok && c.Testcase != "http3" {

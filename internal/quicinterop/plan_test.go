@@ -16,15 +16,18 @@ func TestImplsFromManifests(t *testing.T) {
 		return mf
 	}
 	impls := ImplsFromManifests([]*manifest.Manifest{
-		m("nginx", "name: nginx\nimplementation: {name: nginx, version: '1.26'}\nroles: {quic: [server]}\ntestcases: {quic: [handshake, http3]}\n"),
+		m("nginx", "name: nginx\nimplementation: {name: nginx, version: '1.26'}\nroles: {quic: [server]}\ntestcases: {quic: [handshake, http3, zerortt@server]}\n"),
 		m("sim", "name: sim\nimplementation: {name: s, version: '1'}\nroles: {tool: [sim]}\n"),
 		m("curl", "name: curl\nimplementation: {name: curl, version: '8.14'}\nroles: {quic: [client]}\n"),
 	})
 	if len(impls) != 2 || impls[0].Name != "curl" || !impls[0].Client || impls[0].Server || !impls[1].Server {
 		t.Fatalf("%+v", impls)
 	}
-	if !impls[1].Supports("http3") || impls[1].Supports("retry") || !impls[0].Supports("retry") {
+	if !impls[1].Supports("http3", "server") || impls[1].Supports("retry", "server") || !impls[0].Supports("retry", "client") {
 		t.Fatal("declared test cases")
+	}
+	if !impls[1].Supports("zerortt", "server") || impls[1].Supports("zerortt", "client") {
+		t.Fatal("a case declared for one role (zerortt@server)")
 	}
 }
 
