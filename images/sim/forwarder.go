@@ -19,6 +19,11 @@ import (
 // times. The engine is pure and single-threaded, so decisions are taken under one lock in
 // arrival order, which keeps them reproducible for a given seed and packet sequence.
 type forwarder struct {
+	// start is the engine's time zero: the first packet it decides on, not the sim's own start,
+	// so a profile's times (a blackhole's on/off, a schedule's phases, rebinding) count from the
+	// traffic however long the endpoints took to start on a busy machine (a client that sent its
+	// first packet 10 s after the sim started would otherwise miss a blackhole at 5-7 s).
+	// Written once, under mu, by the reader that decides the first packet.
 	start time.Time
 	emu   *netem.Emulator
 	lab   []netip.Prefix // the two lab subnets: the only destinations the sim forwards to
@@ -80,7 +85,7 @@ func (h *releaseHeap) Pop() any {
 }
 
 func newForwarder(emu *netem.Emulator, lab []netip.Prefix) *forwarder {
-	return &forwarder{start: time.Now(), emu: emu, lab: lab}
+	return &forwarder{emu: emu, lab: lab}
 }
 
 // inLab reports whether a destination lies in one of the lab subnets. Anything else is dropped
@@ -94,7 +99,13 @@ func (f *forwarder) inLab(a netip.Addr) bool {
 	return false
 }
 
-func (f *forwarder) now() time.Duration { return time.Since(f.start) }
+// now is the engine's clock: 0 until the first packet (see start).
+func (f *forwarder) now() time.Duration {
+	if f.start.IsZero() {
+		return 0
+	}
+	return time.Since(f.start)
+}
 
 // readLoop reads packets arriving from one side on its own OS thread (see openTUN). A packet
 // written back to the same TUN is received by the kernel there and routed on to the other side.
@@ -143,6 +154,9 @@ func (f *forwarder) readLoop(dev tunDev, dir netem.Direction) {
 			if !f.inLab(p.dst) {
 				f.io.Foreign++
 				continue
+			}
+			if f.start.IsZero() {
+				f.start = time.Now()
 			}
 			d := f.emu.Process(f.now(), dir, p.info)
 			if !d.Drop {

@@ -25,7 +25,7 @@ const File = "stats.json"
 // packet released before an earlier one, jitter included), CEMarked; and Rebinds.
 type Stats struct {
 	netem.Stats
-	Seconds          float64 `json:"seconds"`
+	Seconds          float64 `json:"seconds"` // since the first packet the engine decided on (its clock's zero)
 	RateToServerMbps float64 `json:"achieved_mbit_per_s_to_server"`
 	RateToClientMbps float64 `json:"achieved_mbit_per_s_to_client"`
 	IO               IO      `json:"io"`
