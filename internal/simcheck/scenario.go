@@ -51,11 +51,12 @@ func Full() []Scenario {
 		{Name: "rate-500mbit", Profile: "simple-p2p:both.rate=500Mbit:both.queue=bdp", Capture: true, Rates: []string{"down", "up"}, RateGSO: true},
 		lossy("lossy-0", "lossy-0"),
 		lossy("lossy-5", "lossy-5"),
-		// Blackhole times count from the sim's start; probes start 1-3 s later and run 12 s, so
-		// the 2 s hole at 6 s falls well inside them even on a slow machine.
+		// Blackhole times count from the first packet the sim forwards (the probes' own); they
+		// run 12 s, so the 2 s hole at 6 s falls well inside them however late they start.
 		{Name: "blackhole", Profile: "blackhole:on=6s:off=2s:repeat=1", Capture: true, RTTCount: 6000, RTTInterval: 2 * time.Millisecond, BlackholeMs: 2000},
 		{Name: "corrupt-5", Profile: "corrupt-rate:rate_to_client=5:rate_to_server=5:both.corrupt_deliver=false:both.corrupt_window=0", Capture: true, RTTCount: 10000, RTTInterval: time.Millisecond, LossCheck: true, CorruptLoss: true},
-		// The sim starts ~2 s before the probes; 10 s of probes from there see rebinds at 3, 6, 9 s.
+		// The sim's clock starts at the first packet it forwards: 10 s of probes from there see
+		// rebinds at 3, 6, 9 s.
 		{Name: "rebind", Profile: "rebind-port:first-rebind=3s:rebind-freq=3s", Capture: true, RTTCount: 5000, RTTInterval: 2 * time.Millisecond, Rebinds: 3},
 	}
 }
