@@ -32,9 +32,16 @@ type Section struct {
 	Profile     string `yaml:"profile"`  // the sim profile of this section's cells (upload: its BDP); empty: the run's
 	Include     string `yaml:"include"`  // own-cases / probes: wirelab's own cases or robustness probes go here
 	BDP         string `yaml:"bdp"`      // upload sections: high or low; h2 below 0.8x HTTP/1.1 at high BDP is flagged
+	// Typical is a cell's usual wall time at the default -j, for the plan's estimate when no
+	// earlier run timed it (an include entry's applies to each section it adds); default 10s.
+	Typical string `yaml:"typical"`
 
-	Limit time.Duration `yaml:"-"`
+	Limit          time.Duration `yaml:"-"`
+	TypicalSeconds float64       `yaml:"-"`
 }
+
+// defaultTypical is a section's typical wall time when the matrix file gives none.
+const defaultTypical = 10 * time.Second
 
 // Kinds of client, by how their verdict is read.
 const (
@@ -114,6 +121,13 @@ func LoadSections(path string) ([]*Section, error) {
 		if s.Limit, err = time.ParseDuration(s.Timeout); err != nil || s.Limit <= 0 {
 			return nil, bad("timeout", "%q: want a positive duration such as 60s", s.Timeout)
 		}
+		typical := defaultTypical
+		if s.Typical != "" {
+			if typical, err = time.ParseDuration(s.Typical); err != nil || typical <= 0 {
+				return nil, bad("typical", "%q: want a positive duration such as 12s", s.Typical)
+			}
+		}
+		s.TypicalSeconds = typical.Seconds()
 	}
 	return doc.Sections, nil
 }
@@ -144,7 +158,10 @@ func expandOwnCases(path string, in []*Section) ([]*Section, error) {
 			out = append(out, s)
 			continue
 		case "probes":
-			out = append(out, probeSections()...)
+			for _, p := range probeSections() {
+				p.Typical = s.Typical
+				out = append(out, p)
+			}
 			continue
 		case "own-cases":
 		default:
@@ -157,7 +174,7 @@ func expandOwnCases(path string, in []*Section) ([]*Section, error) {
 		for n, c := range cases {
 			out = append(out, &Section{Name: c.Name, Abbr: fmt.Sprintf("F%d", n+1), Requirement: c.Requirement,
 				Description: c.Description, Client: ClientH2check, Testcase: "h2", Params: "-cases " + c.Name,
-				Timeout: (c.Timeout + ownCasesMargin).String()})
+				Timeout: (c.Timeout + ownCasesMargin).String(), Typical: s.Typical})
 		}
 	}
 	return out, nil

@@ -19,6 +19,29 @@ func TestShippedMatrixLoads(t *testing.T) {
 	if own.Abbr != "F1" || own.Client != ClientH2check || own.Params != "-cases "+own.Name || own.Limit < ownCasesMargin {
 		t.Fatalf("own case: %+v", own)
 	}
+	for _, s := range sections {
+		if s.TypicalSeconds <= 0 {
+			t.Errorf("%s: no typical seconds", s.Name)
+		}
+	}
+}
+
+func TestIncludeCarriesTypical(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "matrix.yml")
+	os.WriteFile(p, []byte("sections: [{include: probes, typical: 25s}, {include: own-cases}]"), 0o644)
+	sections, err := LoadSections(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sections {
+		want := defaultTypical.Seconds()
+		if s.Client == ClientH2probe {
+			want = 25
+		}
+		if s.TypicalSeconds != want {
+			t.Errorf("%s (%s): typical %v, want %v", s.Name, s.Client, s.TypicalSeconds, want)
+		}
+	}
 }
 
 func TestBadMatrixNamesFileEntryAndField(t *testing.T) {
@@ -26,13 +49,14 @@ func TestBadMatrixNamesFileEntryAndField(t *testing.T) {
 	p := filepath.Join(dir, "matrix.yml")
 	ok := "{name: a, abbr: A, requirement: RFC 9113 §6.9, client: h2check, testcase: h2, timeout: 10s}"
 	for body, want := range map[string]string{
-		"sections: [" + strings.Replace(ok, "client: h2check", "client: curl", 1) + "]":  "sections[0] (a): client:",
-		"sections: [" + strings.Replace(ok, "timeout: 10s", "timeout: soon", 1) + "]":    "sections[0] (a): timeout:",
-		"sections: [" + strings.Replace(ok, "requirement: RFC 9113 §6.9, ", "", 1) + "]": "sections[0] (a): requirement:",
-		"sections: [" + ok + ", " + ok + "]":                                             "sections[1] (a): name: duplicate",
-		"sections: [{name: a, bogus: 1}]":                                                "field bogus not found",
-		"sections: []":                                                                   "sections: none",
-		"sections: [{include: everything}]":                                              "sections[0]: include:",
+		"sections: [" + strings.Replace(ok, "client: h2check", "client: curl", 1) + "]":            "sections[0] (a): client:",
+		"sections: [" + strings.Replace(ok, "timeout: 10s", "timeout: soon", 1) + "]":              "sections[0] (a): timeout:",
+		"sections: [" + strings.Replace(ok, "timeout: 10s", "timeout: 10s, typical: -3s", 1) + "]": "sections[0] (a): typical:",
+		"sections: [" + strings.Replace(ok, "requirement: RFC 9113 §6.9, ", "", 1) + "]":           "sections[0] (a): requirement:",
+		"sections: [" + ok + ", " + ok + "]":                                                       "sections[1] (a): name: duplicate",
+		"sections: [{name: a, bogus: 1}]":                                                          "field bogus not found",
+		"sections: []":                                                                             "sections: none",
+		"sections: [{include: everything}]":                                                        "sections[0]: include:",
 	} {
 		os.WriteFile(p, []byte(body), 0o644)
 		if _, err := LoadSections(p); err == nil || !strings.Contains(err.Error(), "matrix.yml") || !strings.Contains(err.Error(), want) {

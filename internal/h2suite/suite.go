@@ -129,7 +129,7 @@ func (m *Matrix) Cells() []matrix.PlanCell {
 		for _, sec := range m.sections {
 			ok, why := s.supports(sec)
 			out = append(out, matrix.PlanCell{Cell: matrix.Cell{Server: s.Name, Client: sec.Client, Case: sec.Name, Abbr: sec.Abbr},
-				Skip: !ok, Why: why, TypicalSeconds: 10})
+				Skip: !ok, Why: why, TypicalSeconds: sec.TypicalSeconds})
 		}
 	}
 	return out
