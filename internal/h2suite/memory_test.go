@@ -39,6 +39,9 @@ func TestProbeMemoryBoundNeedsSamples(t *testing.T) {
 	if v.Result != matrix.Failed || !strings.Contains(v.Reason, "1 samples") || !strings.Contains(v.Reason, "no such container") {
 		t.Errorf("one sample: %s %q", v.Result, v.Reason)
 	}
+	if v := verdict(topology.MemorySamples{First: 10 << 20, Peak: 11 << 20, Samples: 2}); v.Result != matrix.Succeeded {
+		t.Errorf("the two ends (before and after the client), 1 MiB growth: %s %q", v.Result, v.Reason)
+	}
 	if v := verdict(topology.MemorySamples{First: 10 << 20, Peak: 400 << 20, Samples: 20}); v.Result != matrix.Failed {
 		t.Errorf("390 MiB growth: %s %q", v.Result, v.Reason)
 	}

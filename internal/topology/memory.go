@@ -38,8 +38,11 @@ func ParseMemUsage(s string) (int64, error) {
 	return 0, fmt.Errorf("docker stats: memory usage %q", s)
 }
 
-// MemorySampler records a service's memory every interval until stopped: the first sample
-// (before the load) and the peak.
+// MemorySampler records a service's memory: one sample before the load (taken when it
+// starts, so the level before the client ran), one every interval while it runs, and one when
+// it stops (what the service kept after the client ended). docker stats takes a second or two
+// per sample on a busy engine, so a short probe may get no sample in between; the two ends
+// are taken synchronously and are always there unless the engine failed to answer.
 type MemorySampler struct {
 	mu          sync.Mutex
 	first, peak int64
@@ -48,26 +51,21 @@ type MemorySampler struct {
 	lastErr     string // the last of those errors
 	stop        chan struct{}
 	done        chan struct{}
+	take        func() (int64, error)
 }
 
-// SampleMemory starts sampling service now.
+// SampleMemory takes service's first sample now, then samples it every interval until Stop.
 func (c *Cell) SampleMemory(ctx context.Context, service string, interval time.Duration) *MemorySampler {
-	m := &MemorySampler{stop: make(chan struct{}), done: make(chan struct{})}
+	return startSampler(ctx, func() (int64, error) { return c.MemoryBytes(ctx, service) }, interval)
+}
+
+// startSampler samples with take: once now, every interval, once at Stop.
+func startSampler(ctx context.Context, take func() (int64, error), interval time.Duration) *MemorySampler {
+	m := &MemorySampler{stop: make(chan struct{}), done: make(chan struct{}), take: take}
+	m.record(m.take())
 	go func() {
 		defer close(m.done)
 		for {
-			v, err := c.MemoryBytes(ctx, service)
-			m.mu.Lock()
-			if err == nil {
-				if m.samples == 0 {
-					m.first = v
-				}
-				m.peak = max(m.peak, v)
-				m.samples++
-			} else if ctx.Err() == nil {
-				m.errors, m.lastErr = m.errors+1, err.Error()
-			}
-			m.mu.Unlock()
 			select {
 			case <-m.stop:
 				return
@@ -75,9 +73,26 @@ func (c *Cell) SampleMemory(ctx context.Context, service string, interval time.D
 				return
 			case <-time.After(interval):
 			}
+			m.record(m.take())
 		}
 	}()
 	return m
+}
+
+// record keeps one sample, or counts its error.
+func (m *MemorySampler) record(v int64, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case err == nil:
+		if m.samples == 0 {
+			m.first = v
+		}
+		m.peak = max(m.peak, v)
+		m.samples++
+	default:
+		m.errors, m.lastErr = m.errors+1, err.Error()
+	}
 }
 
 // MemorySamples is what a sampler saw: the first sample, the peak, how many samples it took,
@@ -90,10 +105,11 @@ type MemorySamples struct {
 	LastError string `json:"last_error,omitempty"`
 }
 
-// Stop ends sampling and returns what it saw.
+// Stop ends sampling, takes the last sample, and returns what it saw.
 func (m *MemorySampler) Stop() MemorySamples {
 	close(m.stop)
 	<-m.done
+	m.record(m.take())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return MemorySamples{First: m.first, Peak: m.peak, Samples: m.samples, Errors: m.errors, LastError: m.lastErr}
