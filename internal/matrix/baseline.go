@@ -21,7 +21,8 @@ type Baseline struct {
 }
 
 // Expectation is one entry: the cells it covers, a path.Match glob per axis (server, client
-// and case always; the suite's own axes and sub when given, by name), and what they do.
+// and case always; the suite's own axes and sub when given, by name; sub's * also spans
+// slashes), and what they do.
 type Expectation struct {
 	Server string            `yaml:"server"`
 	Client string            `yaml:"client"`
@@ -160,11 +161,22 @@ func (x *Expectation) covers(c Cell) bool {
 		return false
 	}
 	for _, g := range x.globs() {
-		if ok, _ := path.Match(g.Value, c.Get(g.Name)); !ok {
+		if !axisMatch(g, c.Get(g.Name)) {
 			return false
 		}
 	}
 	return true
+}
+
+// axisMatch matches an axis value against an entry's glob: path.Match for the named axes, and
+// for sub-case ids (paths such as http2/6.9.1/3 or a conformance suite's group/case names) a
+// glob whose * also spans slashes, so http2/6.9/* or a group's prefix/* covers every case under it.
+func axisMatch(g Axis, value string) bool {
+	if g.Name == AxisSub {
+		return globMatch(g.Value, value)
+	}
+	ok, _ := path.Match(g.Value, value)
+	return ok
 }
 
 // match is the entry that covers r's cell and expects what r did (a failure with its signature,

@@ -107,6 +107,24 @@ func TestBaselineJudgesSubCases(t *testing.T) {
 	}
 }
 
+// A sub-case glob's * spans slashes: a group's prefix/* covers every case under it, and only
+// those.
+func TestBaselineSubGlobSpansSlashes(t *testing.T) {
+	b, err := LoadBaseline(writeFile(t, `expected:
+  - {server: s, client: c, case: cc, sub: grpc-h2c/Errors/*, status: fail, signature: '*', reason: known}
+`), Universe{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := func(name string) Result {
+		return Result{Cell: Cell{Server: "s", Client: "c", Case: "cc", Sub: name}, Result: Failed, Reason: "FAILED"}
+	}
+	rep := b.Compare([]Result{sub("grpc-h2c/Errors/HTTPVersion:2/Protocol:PROTOCOL_GRPC/unary/internal"), sub("grpc-h2c/Timeouts/HTTPVersion:2/unary")})
+	if len(rep.Expected) != 1 || len(rep.Regressions) != 1 || rep.Regressions[0].Sub != "grpc-h2c/Timeouts/HTTPVersion:2/unary" {
+		t.Errorf("prefix glob: %+v", rep)
+	}
+}
+
 // A flaky entry's cell is held to its measured rate when it repeats (one-sided binomial test at
 // FlakyAlpha); run once it decides nothing.
 func TestBaselineFlakyRate(t *testing.T) {
