@@ -10,7 +10,7 @@ import (
 // into placeholders. Two failures of a cell with the same signature are the same finding; a cell
 // expected to fail one way that fails another way is a regression.
 var (
-	sigHex    = regexp.MustCompile(`\b[0-9a-f]{8,}\b`)
+	sigHex    = regexp.MustCompile(`\b0x[0-9a-f]+\b|\b[0-9a-f]{8,}\b`) // ids, and Go's pointers (&{0xc3e37698e00})
 	sigNumber = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
 	sigSpace  = regexp.MustCompile(`\s+`)
 )
