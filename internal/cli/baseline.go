@@ -9,6 +9,7 @@ import (
 
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/run"
+	suitepkg "github.com/wirelab/wirelab/internal/suite"
 )
 
 // runBaseline writes a suite's baseline (conformance/<suite>/expected.yml) from a run: every
@@ -35,6 +36,9 @@ func runBaseline(_ context.Context, e *env, args []string) error {
 	results, err := matrix.ReadResults(journal)
 	if err != nil {
 		return badInputf("--run-id %s: %v", *id, err)
+	}
+	if rv, ok := e.suites.Find(*suite).(suitepkg.Reverdicter); ok {
+		results = rv.Reverdict(results)
 	}
 	if *file == "" {
 		*file = filepath.Join(e.root, "conformance", *suite, "expected.yml")

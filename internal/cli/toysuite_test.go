@@ -29,8 +29,11 @@ type toySuite struct {
 	failing map[string]string // "server/flavor/case" -> reason
 	// interruptAfter sends the process SIGINT (Ctrl-C) once this many cells ran (0: never).
 	interruptAfter int
-	mu             *sync.Mutex
-	ran            map[string]int
+	// held: After holds every failed cell against the others and says so in its reason, as
+	// gRPC-web's oracle does (Reverdict does the same for what reads the journal later).
+	held bool
+	mu   *sync.Mutex
+	ran  map[string]int
 }
 
 func (*toySuite) Info() suite.Info {
@@ -84,7 +87,18 @@ func (m *toyMatrix) Verdict(context.Context, *suite.Run, matrix.Cell, lifecycle.
 	return matrix.Result{}
 }
 func (m *toyMatrix) After(_ context.Context, _ *suite.Run, rs []matrix.Result) ([]matrix.Result, error) {
-	return rs, nil
+	return m.t.Reverdict(rs), nil
+}
+
+// Reverdict implements suite.Reverdicter.
+func (t *toySuite) Reverdict(rs []matrix.Result) []matrix.Result {
+	out := append([]matrix.Result(nil), rs...)
+	for i := range out {
+		if t.held && out[i].Result == matrix.Failed {
+			out[i].Reason += " (held against the others)"
+		}
+	}
+	return out
 }
 func (m *toyMatrix) Summary(*suite.Run, []matrix.Result) any { return &struct{ suite.RunTimes }{} }
 func (m *toyMatrix) PrintTable(w io.Writer, _ *suite.Run, rs []matrix.Result) {
@@ -351,4 +365,28 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// make baseline reads a journal as the run judged it: a suite whose After changes verdicts
+// (gRPC-web's oracle) gets a baseline its own run matches.
+func TestBaselineSeesWhatTheRunJudged(t *testing.T) {
+	root := fakeRepo(t, map[string]string{"alpha": "name: alpha\nimplementation: {name: impl, version: '2.0'}\nroles: {toy: [server]}\n"})
+	must(t, os.MkdirAll(filepath.Join(root, "images", "sim"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "images", "sim", "profiles.yml"), []byte("profiles:\n  ideal: {}\n"), 0o644))
+	out := t.TempDir()
+	toy := func() *toySuite {
+		ts := newToy(map[string]string{"s1/plain/beta": "beta breaks"})
+		ts.held = true
+		return ts
+	}
+	if code, log := toyWL(t, toy(), "toy", "--out", out, "--run-id", "held", "--seed", "3", "--baseline", "none"); code != ExitFailed {
+		t.Fatalf("run: %d %s", code, log)
+	}
+	expected := filepath.Join(t.TempDir(), "expected.yml")
+	if code, log := toyWL(t, toy(), "baseline", "--suite", "toy", "--run-id", "held", "--out", out, "--file", expected); code != 0 {
+		t.Fatalf("baseline: %d %s", code, log)
+	}
+	if code, log := toyWL(t, toy(), "toy", "--out", out, "--seed", "3", "--baseline", expected); code != 0 {
+		t.Errorf("the run again against the baseline made from it: %d %s\n%s", code, log, mustRead(t, expected))
+	}
 }

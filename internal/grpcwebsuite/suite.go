@@ -217,6 +217,9 @@ func Columns(cases []*Case) []matrix.Column {
 // Before implements suite.Matrix.
 func (m *Matrix) Before(context.Context, *suite.Run, []matrix.Cell) error { return nil }
 
+// Reverdict implements suite.Reverdicter: the chains held to direct, as After does.
+func (*Suite) Reverdict(results []matrix.Result) []matrix.Result { return CompareWithDirect(results) }
+
 // After implements suite.Matrix: every converter chain's cell held to the direct chain's
 // outcome, and the benchmark's table (bench.csv) when the run had bench cells.
 func (m *Matrix) After(_ context.Context, r *suite.Run, results []matrix.Result) ([]matrix.Result, error) {

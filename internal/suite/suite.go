@@ -106,6 +106,14 @@ type Combiner interface {
 	Combine(r *Run, res matrix.Result) matrix.Result
 }
 
+// Reverdicter is a Suite whose run's verdicts are more than its journal's rows: After holds
+// cells against each other (gRPC-web's chains against direct). Reverdict gives the verdicts the
+// run judged from the journal's rows alone, so what reads a journal later (make baseline) sees
+// what the run saw.
+type Reverdicter interface {
+	Reverdict(results []matrix.Result) []matrix.Result
+}
+
 // Run is what a suite's cells share within one invocation.
 type Run struct {
 	lifecycle.Env
