@@ -35,7 +35,7 @@ func SignatureOf(reason string) string {
 	s = sigNumber.ReplaceAllString(s, "#")
 	s = strings.TrimSpace(sigSpace.ReplaceAllString(s, " "))
 	if len(s) > sigLen {
-		s = s[:sigLen]
+		s = strings.TrimSpace(s[:sigLen]) // a cut that ends in a space must not: the glob read back is trimmed
 	}
 	return s
 }
