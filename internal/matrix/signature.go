@@ -13,6 +13,9 @@ var (
 	sigHex    = regexp.MustCompile(`\b0x[0-9a-f]+\b|\b[0-9a-f]{8,}\b`) // ids, and Go's pointers (&{0xc3e37698e00})
 	sigNumber = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
 	sigSpace  = regexp.MustCompile(`\s+`)
+	// The served files' names are random from the run's seed (10 lowercase letters, as upstream
+	// names them): in a URL path or a file check's "first:" they are ids too.
+	sigFile = regexp.MustCompile(`(/|first: )[a-z]{10}\b`)
 )
 
 // sigLen bounds a signature: the class is in the reason's start (which check, which error).
@@ -31,7 +34,8 @@ func Signature(r Result) string {
 // SignatureOf makes a reason into a signature: hex ids and numbers become #, whitespace one
 // space, cut at sigLen.
 func SignatureOf(reason string) string {
-	s := sigHex.ReplaceAllString(strings.ToLower(reason), "#")
+	s := sigFile.ReplaceAllString(reason, "${1}<file>")
+	s = sigHex.ReplaceAllString(strings.ToLower(s), "#")
 	s = sigNumber.ReplaceAllString(s, "#")
 	s = strings.TrimSpace(sigSpace.ReplaceAllString(s, " "))
 	if len(s) > sigLen {

@@ -25,3 +25,17 @@ func TestSignatureRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// The served files' random names (from the run's seed) do not split a failure into two.
+func TestSignatureIgnoresFileNames(t *testing.T) {
+	a := SignatureOf("files: 0 of 1 missing, 1 differ; first: qazodywgxz (10485760 bytes served, 6852791 downloaded)")
+	b := SignatureOf("files: 0 of 1 missing, 1 differ; first: efgkpwjayl (10485760 bytes served, 1044565 downloaded)")
+	c := SignatureOf("client exited 1 (0 of 1 files downloaded): https://server4:443/upuprilkzd 200 3 conn=1 1032168B 31.0s")
+	d := SignatureOf("client exited 1 (0 of 1 files downloaded): https://server4:443/mlvkpmmzoj 200 3 conn=1 864079B 46.1s")
+	if a != b || c != d {
+		t.Errorf("file names split signatures:\n%s\n%s\n%s\n%s", a, b, c, d)
+	}
+	if SignatureOf("connection closed") == SignatureOf("connection reset") {
+		t.Error("ordinary words must stay")
+	}
+}
