@@ -13,6 +13,8 @@ var (
 	sigHex    = regexp.MustCompile(`\b0x[0-9a-f]+\b|\b[0-9a-f]{8,}\b`) // ids, and Go's pointers (&{0xc3e37698e00})
 	sigNumber = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
 	sigSpace  = regexp.MustCompile(`\s+`)
+	// A number with a unit (1032168b, 31.5s, 40ms) is a number: at 8 digits it would pass for a hex id.
+	sigUnit = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?([a-z]{1,3})\b`)
 	// The served files' names are random from the run's seed (10 lowercase letters, as upstream
 	// names them): in a URL path or a file check's "first:" they are ids too.
 	sigFile = regexp.MustCompile(`(/|first: )[a-z]{10}\b`)
@@ -35,7 +37,8 @@ func Signature(r Result) string {
 // space, cut at sigLen.
 func SignatureOf(reason string) string {
 	s := sigFile.ReplaceAllString(reason, "${1}<file>")
-	s = sigHex.ReplaceAllString(strings.ToLower(s), "#")
+	s = sigUnit.ReplaceAllString(strings.ToLower(s), "#$2")
+	s = sigHex.ReplaceAllString(s, "#")
 	s = sigNumber.ReplaceAllString(s, "#")
 	s = strings.TrimSpace(sigSpace.ReplaceAllString(s, " "))
 	if len(s) > sigLen {
