@@ -136,7 +136,7 @@ func TestIntegrationSimNeverBypassesEngine(t *testing.T) {
 	env := append(os.Environ(), "WIRELAB_RUN="+id, "WIRELAB_PROJECT=wirelab-"+id,
 		"CLIENT_NET4=198.19.240", "SERVER_NET4=198.19.241", "CLIENT_NET6=fd00:5717:0:f0", "SERVER_NET6=fd00:5717:0:f1",
 		"SIM_PROFILE=ideal", "SIM_CAPTURE=0", "CLIENT_IMAGE=wirelab/probe", "SERVER_IMAGE=wirelab/probe")
-	for _, d := range []string{"SIM_LOGS", "CLIENT_LOGS", "SERVER_LOGS", "WWW_DIR", "DOWNLOADS_DIR", "CERTS_DIR"} {
+	for _, d := range []string{"SIM_LOGS", "CLIENT_LOGS", "SERVER_LOGS", "WWW_DIR", "DOWNLOADS_DIR", "CERTS_DIR", "CLIENT_WWW_DIR", "SERVER_DOWNLOADS_DIR"} {
 		dir := filepath.Join(logs, d)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)

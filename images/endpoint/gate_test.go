@@ -95,6 +95,10 @@ var gateImages = []gateImage{
 	{fakeImage: fakeImage{name: "quic-go"},
 		roles: map[string][]string{"client": quicGoClient, "server": quicGoServer},
 		reach: map[string]string{"client": `quic-go-interop-client `, "server": `quic-go-interop-server$`}},
+	{fakeImage: fakeImage{name: "webtransport-go"},
+		roles: map[string][]string{"client": {"handshake", "transfer", "transfer-unidirectional-receive", "transfer-bidirectional-receive", "transfer-datagram-receive"},
+			"server": {"handshake", "transfer", "transfer-unidirectional-send", "transfer-bidirectional-send", "transfer-datagram-send"}},
+		reach: map[string]string{"client": `webtransport-go-interop-client$`, "server": `webtransport-go-interop-server$`}},
 	{fakeImage: fakeImage{name: "vanguard"},
 		roles: map[string][]string{"origin": {anyCase}}, reach: map[string]string{"origin": `vanguard --listen :80 --upstream http://server4:443 `}},
 }

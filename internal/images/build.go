@@ -143,6 +143,9 @@ func (b *Builder) goBuild(ctx context.Context, m *manifest.Manifest, pkg string,
 	out := filepath.Join(m.Dir, ".build", filepath.Base(pkg))
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Dir = b.Root
+	if m.Build.GoModule != "" {
+		cmd.Dir = filepath.Join(m.Dir, m.Build.GoModule)
+	}
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
 	cmd.Stdout, cmd.Stderr = log, log
 	fmt.Fprintf(log, "$ %s\n", strings.Join(cmd.Args, " "))

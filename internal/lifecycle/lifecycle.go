@@ -61,6 +61,15 @@ type Peer struct {
 	// Ends marks a peer that may end by itself during the cell (a measurement's competing
 	// flow): its exit is no failure.
 	Ends bool
+	// Finishes marks a peer that ends by itself once its part is done (a WebTransport server
+	// that requested the client's files): exit 0 is its success, any other exit fails the cell
+	// at once (127: unsupported), as a dying peer does.
+	Finishes bool
+}
+
+// finishedWell reports whether a peer's exit with code is its own success, not a death.
+func (p Peer) finishedWell(code string) bool {
+	return p.Ends || (p.Finishes && code == "0")
 }
 
 // Evidence is what a verdict reads: the cell's folder, fenced (every writer stopped, the sim's
@@ -268,9 +277,9 @@ func waitListening(ctx context.Context, cell *topology.Cell, peers []Peer) (stri
 // at once with why, naming the exit and the peer's last words; so does the limit. A peer that
 // died just as the client finished is caught by a last look at every peer's state.
 func watch(ctx context.Context, cell *topology.Cell, exits *topology.Exits, client string, l Layout) (code int, why string, peerCode int) {
-	ends := map[string]bool{}
+	byService := map[string]Peer{}
 	for _, p := range l.Peers {
-		ends[p.Service] = p.Ends
+		byService[p.Service] = p
 	}
 	limit := time.NewTimer(l.Limit)
 	defer limit.Stop()
@@ -286,7 +295,7 @@ func watch(ctx context.Context, cell *topology.Cell, exits *topology.Exits, clie
 				return e.Code, lastLook(cell, l.Peers), 0
 			case e.Service == "sim":
 				return -1, fmt.Sprintf("the sim died (exit %d) while the %s ran", e.Code, client), 0
-			case ends[e.Service]:
+			case byService[e.Service].finishedWell(strconv.Itoa(e.Code)):
 			default:
 				return -1, peerDied(cell, e.Service, e.Code), e.Code
 			}
@@ -309,7 +318,7 @@ func lastLook(cell *topology.Cell, peers []Peer) string {
 			continue
 		}
 		state, err := cell.State(context.Background(), p.Service)
-		if st, code, _ := strings.Cut(state, " "); err == nil && st != "running" {
+		if st, code, _ := strings.Cut(state, " "); err == nil && st != "running" && !p.finishedWell(code) {
 			return fmt.Sprintf("the %s exited %s during the cell: %s", p.Service, code, cell.LastLogLine(p.Service))
 		}
 	}
@@ -338,7 +347,7 @@ func diedBeforeFence(ctx context.Context, cell *topology.Cell, exits *topology.E
 	_, _ = exits.Wait(wctx, "sim")
 	cancel()
 	for _, p := range peers {
-		if code, ok := exits.ExitedBefore(p.Service, fenceAt); ok && !p.Ends {
+		if code, ok := exits.ExitedBefore(p.Service, fenceAt); ok && !p.finishedWell(strconv.Itoa(code)) {
 			return fmt.Sprintf("the %s exited %d during the cell, before its fence: %s", p.Service, code, cell.LastLogLine(p.Service))
 		}
 	}

@@ -59,6 +59,11 @@ type Build struct {
 	Context    string   `yaml:"context"`    // relative to Dir; default "."
 	Prepare    string   `yaml:"prepare"`    // host script run before docker build (e.g. base rootfs)
 	Go         []string `yaml:"go"`         // Go main packages (./... or a required module's) built static into <Dir>/.build/<last element>
+	// GoModule is a folder (relative to Dir) with a go.mod of its own that build.go's packages
+	// are built in, for a program that needs other versions of shared modules than wirelab's
+	// module pins (webtransport-go needs an older quic-go than the QUIC suite's). Default: the
+	// checkout's module.
+	GoModule   string   `yaml:"go_module"`
 	VersionCmd []string `yaml:"version_cmd"`
 }
 
@@ -155,9 +160,14 @@ func (m *Manifest) validate() error {
 	if err := m.Switches.validate(m); err != nil {
 		return err
 	}
-	for field, p := range map[string]string{"build.dockerfile": m.Build.Dockerfile, "build.context": m.Build.Context, "build.prepare": m.Build.Prepare} {
+	for field, p := range map[string]string{"build.dockerfile": m.Build.Dockerfile, "build.context": m.Build.Context, "build.prepare": m.Build.Prepare, "build.go_module": m.Build.GoModule} {
 		if p != "" && (filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..")) {
 			return bad(field, "%q must be a path inside the image folder", p)
+		}
+	}
+	if m.Build.GoModule != "" && m.Dir != "" {
+		if _, err := os.Stat(filepath.Join(m.Dir, m.Build.GoModule, "go.mod")); err != nil {
+			return bad("build.go_module", "%q has no go.mod", m.Build.GoModule)
 		}
 	}
 	for i, pkg := range m.Build.Go {

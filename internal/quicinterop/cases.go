@@ -159,7 +159,7 @@ func ParseCases(path string, data []byte) ([]*Case, error) {
 			c.Limit = d
 		}
 		for j, f := range c.Files {
-			sizes, err := parseFiles(f)
+			sizes, err := ParseFileSizes(f)
 			if err != nil {
 				return nil, bad(fmt.Sprintf("files[%d]", j), "%v", err)
 			}
@@ -176,7 +176,8 @@ func ParseCases(path string, data []byte) ([]*Case, error) {
 	return doc.Cases, nil
 }
 
-func parseFiles(s string) ([]int64, error) {
+// ParseFileSizes reads a files entry: SIZE or COUNTxSIZE with B, KiB or MiB.
+func ParseFileSizes(s string) ([]int64, error) {
 	m := sizeRE.FindStringSubmatch(s)
 	if m == nil {
 		return nil, fmt.Errorf("%q: want SIZE or COUNTxSIZE with B, KiB or MiB", s)

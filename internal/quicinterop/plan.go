@@ -50,14 +50,18 @@ func (i Impl) Supports(name, role string) bool {
 }
 
 // ImplsFromManifests lists the images with a quic role.
-func ImplsFromManifests(ms []*manifest.Manifest) []Impl {
+func ImplsFromManifests(ms []*manifest.Manifest) []Impl { return ImplsFor(ms, "quic") }
+
+// ImplsFor are the implementations with a role in suite (quic, webtransport): client, server or
+// both, with the test cases their manifests declare for it.
+func ImplsFor(ms []*manifest.Manifest, suite string) []Impl {
 	var out []Impl
 	for _, m := range ms {
-		if len(m.Roles["quic"]) == 0 {
+		if len(m.Roles[suite]) == 0 {
 			continue
 		}
-		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays("quic", "client"), Server: m.Plays("quic", "server"), URL: m.Implementation.Source, ALPN: m.ALPN["quic"], Manifest: m.Dir != ""}
-		if tcs := m.Testcases["quic"]; len(tcs) > 0 {
+		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays(suite, "client"), Server: m.Plays(suite, "server"), URL: m.Implementation.Source, ALPN: m.ALPN[suite], Manifest: m.Dir != ""}
+		if tcs := m.Testcases[suite]; len(tcs) > 0 {
 			impl.Testcases = map[string]bool{}
 			for _, tc := range tcs {
 				impl.Testcases[tc] = true

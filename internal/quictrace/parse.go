@@ -37,6 +37,7 @@ func Parse(r io.Reader) (*Trace, error) {
 		return nil, fmt.Errorf("parse tshark json: want an array, got %v", tok)
 	}
 	t := &Trace{}
+	sections := map[string][]HeaderField{}
 	for i := 1; dec.More(); i++ {
 		var pkt tsharkPacket
 		if err := dec.Decode(&pkt); err != nil {
@@ -49,12 +50,16 @@ func Parse(r io.Reader) (*Trace, error) {
 		if ok {
 			t.Datagrams = append(t.Datagrams, d)
 		}
+		if h3 := pkt.Source.Layers["http3"]; h3 != nil {
+			collectHeaderSections(h3, sections)
+		}
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, fmt.Errorf("parse tshark json: unterminated array: %w", err)
 	}
 	directByServerAddress(t)
 	t.H3Streams = reassembleH3(t)
+	attachHeaderSections(t.H3Streams, sections)
 	return t, nil
 }
 
@@ -244,6 +249,9 @@ func parseFrame(f map[string]any) Frame {
 			fr.Length = uint64(len(fr.Data))
 		}
 		fr.Fin = fr.Type&1 == 1
+	case fr.Type == FrameDatagram || fr.Type == FrameDatagramLen:
+		fr.Data = parseHex(str(f, "quic.dg"))
+		fr.Length = uint64(len(fr.Data))
 	case fr.Type == FrameAckECN:
 		fr.ECT0, _ = parseUint(str(f, "quic.ack.ect0_count"))
 		fr.ECT1, _ = parseUint(str(f, "quic.ack.ect1_count"))
@@ -305,11 +313,13 @@ func preferredAddresses(h map[string]any) []string {
 	return out
 }
 
-// reassembleH3 rebuilds each stream's bytes from offset 0 and parses the HTTP/3 framing.
+// reassembleH3 rebuilds each stream's bytes from offset 0 and parses the HTTP/3 framing; it
+// also collects the DATAGRAM frames.
 func reassembleH3(t *Trace) []H3Stream {
 	type seg struct {
 		off  uint64
 		data []byte
+		fin  bool
 	}
 	type key struct {
 		conn int
@@ -321,6 +331,9 @@ func reassembleH3(t *Trace) []H3Stream {
 	for _, d := range t.Datagrams {
 		for _, p := range d.Packets {
 			for _, f := range p.Frames {
+				if f.Type == FrameDatagram || f.Type == FrameDatagramLen {
+					t.H3Datagrams = append(t.H3Datagrams, H3Datagram{Conn: d.Conn, Dir: d.Dir, Frame: d.Frame, Data: f.Data})
+				}
 				if !f.IsStream() {
 					continue
 				}
@@ -328,7 +341,7 @@ func reassembleH3(t *Trace) []H3Stream {
 				if _, ok := segs[k]; !ok {
 					order = append(order, k)
 				}
-				segs[k] = append(segs[k], seg{f.Offset, f.Data})
+				segs[k] = append(segs[k], seg{f.Offset, f.Data, f.Fin})
 			}
 		}
 	}
@@ -337,6 +350,7 @@ func reassembleH3(t *Trace) []H3Stream {
 		ss := segs[k]
 		sort.SliceStable(ss, func(i, j int) bool { return ss[i].off < ss[j].off })
 		var buf []byte
+		fin := false
 		for _, s := range ss {
 			end := s.off + uint64(len(s.data))
 			if s.off > uint64(len(buf)) {
@@ -345,9 +359,10 @@ func reassembleH3(t *Trace) []H3Stream {
 			if end > uint64(len(buf)) {
 				buf = append(buf, s.data[uint64(len(buf))-s.off:]...)
 			}
+			fin = fin || (s.fin && end == uint64(len(buf)))
 		}
 		st := parseH3Stream(k.id, buf)
-		st.Dir, st.Conn = k.dir, k.conn
+		st.Dir, st.Conn, st.Fin, st.Raw = k.dir, k.conn, fin, buf
 		out = append(out, st)
 	}
 	return out
@@ -363,9 +378,21 @@ func parseH3Stream(id int64, b []byte) H3Stream {
 		}
 		s.UniType = &typ
 		b = b[n:]
-		if typ != H3StreamControl {
-			return s // QPACK instructions or push/unknown streams: no HTTP/3 frames to list
+		switch typ {
+		case H3StreamControl:
+		case H3StreamWebTransport:
+			s.wtSession(b)
+			return s
+		case H3StreamQPACKEncoder:
+			s.QPACKEncoder = b
+			return s
+		default:
+			return s // QPACK decoder instructions or push/unknown streams: no HTTP/3 frames to list
 		}
+	} else if sig, n := quicvarint.Read(b); n > 0 && sig == H3WebTransportSignal {
+		s.FrameTypes = []uint64{sig}
+		s.wtSession(b[n:])
+		return s
 	}
 	for len(b) > 0 {
 		typ, n := quicvarint.Read(b)
@@ -383,9 +410,22 @@ func parseH3Stream(id int64, b []byte) H3Stream {
 		if l > uint64(len(b)) {
 			return s // frame continues beyond the captured bytes
 		}
+		if typ == H3FrameHeaders || typ == H3FrameSettings {
+			s.Frames = append(s.Frames, H3Frame{Type: typ, Payload: b[:l]})
+		}
 		b = b[l:]
 	}
 	return s
+}
+
+// wtSession reads the session id that follows a WebTransport stream's type or signal.
+func (s *H3Stream) wtSession(b []byte) {
+	sid, n := quicvarint.Read(b)
+	if n == 0 {
+		s.Truncated = len(b) > 0
+		return
+	}
+	s.WTSession, s.WTPayload = &sid, b[n:]
 }
 
 func parseTime(s string) time.Time {

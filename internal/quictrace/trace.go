@@ -83,6 +83,9 @@ const (
 	// H3NoError is HTTP/3's application close code for a clean shutdown (RFC 9114 §8.1).
 	H3NoError          = 0x100
 	FrameHandshakeDone = 0x1e
+	// DATAGRAM (RFC 9221 §4): without and with a Length field.
+	FrameDatagram    = 0x30
+	FrameDatagramLen = 0x31
 )
 
 // TLS handshake message types.
@@ -118,6 +121,8 @@ type Trace struct {
 	// H3Streams: every stream that carried STREAM data, in order of first appearance, with the
 	// HTTP/3 stream type and frame types parsed from the reassembled bytes (if the connection is h3).
 	H3Streams []H3Stream
+	// H3Datagrams: the payloads of the QUIC DATAGRAM frames (RFC 9221), in capture order.
+	H3Datagrams []H3Datagram
 	// LongHeadersOnly: tshark printed only the datagrams with a long-header packet
 	// (LongHeaderFilter), enough for the checks that read only those (quiccheck.LongHeaders).
 	LongHeadersOnly bool
@@ -224,6 +229,15 @@ func (m TLSMessage) HasExtension(typ uint16) bool {
 	return false
 }
 
+// H3Datagram is one QUIC DATAGRAM frame's payload (RFC 9297: an HTTP datagram starts with its
+// request's quarter stream id).
+type H3Datagram struct {
+	Conn  int
+	Dir   Direction
+	Frame int // tshark frame number
+	Data  []byte
+}
+
 // H3Stream is one direction of one QUIC stream, as HTTP/3 (a request stream appears twice: the
 // client's request and the server's response).
 type H3Stream struct {
@@ -236,6 +250,26 @@ type H3Stream struct {
 	FrameTypes    []uint64 // HTTP/3 frame types in stream order (control and request streams)
 	Bytes         uint64   // contiguous bytes reassembled from offset 0
 	Truncated     bool     // a gap or an unparseable frame ended the parse early
+	Fin           bool     // the stream's FIN was seen and every byte before it reassembled
+	// Frames: the HEADERS and SETTINGS frames' payloads in stream order (QPACK field sections,
+	// settings), for the checks that read what a request or a SETTINGS frame said.
+	Frames []H3Frame
+	// WebTransport (draft-ietf-webtrans-http3 §4.2, §4.3): a uni stream of type 0x54 or a bidi
+	// stream starting with the signal 0x41 belongs to the session WTSession; WTPayload is what
+	// follows the session id. QPACKEncoder: an encoder stream's instructions (its dynamic table).
+	WTSession    *uint64
+	WTPayload    []byte
+	QPACKEncoder []byte
+	// Raw is every byte reassembled from offset 0 (the answering side of a WebTransport bidi
+	// stream carries no prefix: only the stream's pairing says what it is).
+	Raw []byte
+}
+
+// H3Frame is one HTTP/3 frame a check reads the payload of.
+type H3Frame struct {
+	Type    uint64
+	Payload []byte
+	Fields  []HeaderField // HEADERS: the field section as tshark decoded it (nil: not decoded)
 }
 
 // H3 stream and frame types.
@@ -244,6 +278,10 @@ const (
 	H3StreamPush         = 0x01
 	H3StreamQPACKEncoder = 0x02
 	H3StreamQPACKDecoder = 0x03
+	// H3StreamWebTransport is the WebTransport uni stream type, H3WebTransportSignal the bidi
+	// stream signal (draft-ietf-webtrans-http3 §4.2, §4.3), each followed by the session id.
+	H3StreamWebTransport = 0x54
+	H3WebTransportSignal = 0x41
 
 	H3FrameData     = 0x00
 	H3FrameHeaders  = 0x01

@@ -8,10 +8,11 @@ import (
 	"github.com/wirelab/wirelab/internal/h2suite"
 	"github.com/wirelab/wirelab/internal/quicinterop"
 	"github.com/wirelab/wirelab/internal/suite"
+	"github.com/wirelab/wirelab/internal/wtsuite"
 )
 
 // All returns a fresh instance of every registered suite, in the order help and the report
 // show them.
 func All() []suite.Suite {
-	return []suite.Suite{&quicinterop.Suite{}, &h2suite.Suite{}, &grpcwebsuite.Suite{}, &benchsuite.Suite{}}
+	return []suite.Suite{&quicinterop.Suite{}, &h2suite.Suite{}, &grpcwebsuite.Suite{}, &benchsuite.Suite{}, &wtsuite.Suite{}}
 }

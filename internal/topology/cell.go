@@ -60,6 +60,9 @@ func (c *Cell) environ() []string {
 		"SIM_LOGS": filepath.Join(abs, "sim"), "CLIENT_LOGS": filepath.Join(abs, "client"), "SERVER_LOGS": filepath.Join(abs, "server"),
 		"EDGE_LOGS": filepath.Join(abs, "edge"), "ORIGIN_LOGS": filepath.Join(abs, "origin"),
 		"WWW_DIR": filepath.Join(abs, "www"), "DOWNLOADS_DIR": filepath.Join(abs, "downloads"), "CERTS_DIR": filepath.Join(abs, "certs"),
+		// Upstream's endpoints each have both: the client serves files too (WebTransport's *-send
+		// cases, where the server requests), and the server saves what it asked for.
+		"CLIENT_WWW_DIR": filepath.Join(abs, "www-client"), "SERVER_DOWNLOADS_DIR": filepath.Join(abs, "downloads-server"),
 	}
 	for k, v := range c.Env { // c.Env may point www/certs elsewhere
 		vars[k] = v
@@ -84,7 +87,7 @@ func (c *Cell) Cmd(ctx context.Context, args ...string) *exec.Cmd {
 // Up creates the cell's log folders and starts sim, client and server (or only the services
 // named; a later Up starts the rest).
 func (c *Cell) Up(ctx context.Context, services ...string) error {
-	dirs := []string{"sim", "client", "server", "www", "downloads", "certs"}
+	dirs := []string{"sim", "client", "server", "www", "downloads", "certs", "www-client", "downloads-server"}
 	for _, s := range services {
 		if s == "edge" || s == "origin" { // the gRPC-web chain's converters log here too
 			dirs = append(dirs, s)
@@ -116,7 +119,7 @@ func (c *Cell) Up(ctx context.Context, services ...string) error {
 // compose profiles) without starting any: Start then only starts them, which is what a cell
 // waits on (creating a container costs more than starting it).
 func (c *Cell) Create(ctx context.Context) error {
-	for _, d := range []string{"sim", "client", "server", "www", "downloads", "certs", "edge", "origin"} {
+	for _, d := range []string{"sim", "client", "server", "www", "downloads", "certs", "edge", "origin", "www-client", "downloads-server"} {
 		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
 			return err
 		}

@@ -10,10 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 run="finding-ngtcp2-vn-$$"
 dir=$(mktemp -d)
-mkdir -p "$dir"/{sim,client,server,www,downloads,certs}
+mkdir -p "$dir"/{sim,client,server,www,downloads,certs,www-client,downloads-server}
 export WIRELAB_RUN=$run WIRELAB_PROJECT=wirelab-$run SIM_PROFILE=ideal SIM_LOGS=$dir/sim \
   CLIENT_LOGS=$dir/client SERVER_LOGS=$dir/server WWW_DIR=$dir/www DOWNLOADS_DIR=$dir/downloads \
-  CERTS_DIR=$dir/certs CLIENT_IMAGE=wirelab/probe:latest SERVER_IMAGE=wirelab/ngtcp2:latest TESTCASE=handshake
+  CERTS_DIR=$dir/certs CLIENT_WWW_DIR=$dir/www-client SERVER_DOWNLOADS_DIR=$dir/downloads-server CLIENT_IMAGE=wirelab/probe:latest SERVER_IMAGE=wirelab/ngtcp2:latest TESTCASE=handshake
 compose() { docker compose -f compose/lab.yml "$@"; }
 cleanup() { compose down -t 1 -v >/dev/null 2>&1 || true; rm -rf "$dir"; }
 trap cleanup EXIT
