@@ -23,6 +23,20 @@ fi
 # shellcheck source=../endpoint/gate.sh
 . /usr/local/lib/wirelab/gate.sh aioquic || exit 1
 gate_role client server
+
+# WebTransport (make webtransport): upstream's WebTransport runner always gives PROTOCOLS, the
+# QUIC runner never does, so PROTOCOLS tells the two suites' handshake and transfer apart.
+# aioquic_wt.py plays both roles; the side that only answers gets TESTCASE=transfer.
+if [ -n "${PROTOCOLS:-}" ]; then
+  case "$role" in
+    client) gate_testcase handshake transfer transfer-unidirectional-receive transfer-bidirectional-receive transfer-datagram-receive ;;
+    server) gate_testcase handshake transfer transfer-unidirectional-send transfer-bidirectional-send transfer-datagram-send ;;
+  esac
+  gate_setup
+  echo "aioquic WebTransport $role: TESTCASE=$testcase"
+  exec python3 -u "$adapter/aioquic_wt.py" --role "$role" --testcase "$testcase"
+fi
+
 case "$role" in
   # make bench: each URL on its own connection over h3 (the http3 mode), timed from its qlog.
   client) gate_testcase handshake transfer retry chacha20 keyupdate http3 v2 multiconnect resumption zerortt amplificationlimit bench ;;
