@@ -182,7 +182,7 @@ class WTProtocol(QuicConnectionProtocol):
                 self.on_headers(ev.stream_id, ev.headers)
             elif isinstance(ev, WebTransportStreamDataReceived) and self.session:
                 self.session.stream_data(ev.stream_id, ev.data, ev.stream_ended)
-            elif isinstance(ev, DatagramReceived) and self.session:
+            elif isinstance(ev, DatagramReceived) and self.session and ev.stream_id == self.session.id:
                 self.session.datagram(ev.data)
             elif self.session and getattr(ev, "stream_id", None) == self.session.id and getattr(ev, "stream_ended", False):
                 self.closed.set()  # the peer ended the CONNECT stream: the session is over

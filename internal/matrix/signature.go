@@ -16,8 +16,9 @@ var (
 	// A number with a unit (1032168b, 31.5s, 40ms) is a number: at 8 digits it would pass for a hex id.
 	sigUnit = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?([a-z]{1,3})\b`)
 	// The served files' names are random from the run's seed (10 lowercase letters, as upstream
-	// names them): in a URL path or a file check's "first:" they are ids too.
-	sigFile = regexp.MustCompile(`(/|first: )[a-z]{10}\b`)
+	// names them): in a URL path or a file check's "first:" they are ids too, and so are
+	// WebTransport's endpoints and protocols (the same kind of name) where a reason quotes them.
+	sigFile = regexp.MustCompile(`(/|first: |")[a-z]{10}\b`)
 )
 
 // sigLen bounds a signature: the class is in the reason's start (which check, which error).

@@ -28,6 +28,9 @@ func TestSignatureRoundTrips(t *testing.T) {
 
 // The served files' random names (from the run's seed) do not split a failure into two.
 func TestSignatureIgnoresFileNames(t *testing.T) {
+	if x, y := SignatureOf(`protocol: the server chose "qwertyuiop", want "asdfghjklz"; dial server4:443/zxcvbnmasd`), SignatureOf(`protocol: the server chose "mnbvcxzlkj", want "poiuytrewq"; dial server4:443/lkjhgfdsaq`); x != y {
+		t.Errorf("WebTransport endpoints and protocols in a reason: %q != %q", x, y)
+	}
 	a := SignatureOf("files: 0 of 1 missing, 1 differ; first: qazodywgxz (10485760 bytes served, 6852791 downloaded)")
 	b := SignatureOf("files: 0 of 1 missing, 1 differ; first: efgkpwjayl (10485760 bytes served, 1044565 downloaded)")
 	c := SignatureOf("client exited 1 (0 of 1 files downloaded): https://server4:443/upuprilkzd 200 3 conn=1 1032168B 31.0s")

@@ -2,6 +2,7 @@ package wtcheck
 
 import (
 	"github.com/wirelab/wirelab/internal/quictrace"
+	"github.com/wirelab/wirelab/internal/quicvarint"
 )
 
 var sessionStreams = register(Check{
@@ -28,6 +29,8 @@ func checkSessionStreams(e *Evidence) Result {
 		switch {
 		case s.Uni && s.UniType == nil:
 			continue
+		case s.Uni && *s.UniType == quictrace.H3StreamPush && s.Dir == quictrace.ClientToServer:
+			return fail(name, "the client opened push stream %d; only servers open push streams (RFC 9114 §6.2.2)", s.ID)
 		case s.Uni && knownUniType(*s.UniType):
 			continue
 		case s.Uni && *s.UniType != quictrace.H3StreamWebTransport:
@@ -35,7 +38,7 @@ func checkSessionStreams(e *Evidence) Result {
 		case !s.Uni && s.WTSession == nil && s.ClientStarted && firstIsHeaders(s):
 			continue // a request (the CONNECT itself)
 		case !s.Uni && s.WTSession == nil:
-			return fail(name, "%s bidi stream %d starts with 0x%x: neither HEADERS nor the WebTransport signal 0x41", s.Dir, s.ID, firstByte(s.Raw))
+			return fail(name, "%s bidi stream %d starts with 0x%x: neither HEADERS nor the WebTransport signal 0x41", s.Dir, s.ID, firstVarint(s.Raw))
 		}
 		if s.WTSession == nil {
 			return fail(name, "%s WebTransport stream %d ends before its session id", s.Dir, s.ID)
@@ -62,9 +65,8 @@ func knownUniType(t uint64) bool {
 	return t >= 0x21 && (t-0x21)%0x1f == 0
 }
 
-func firstByte(b []byte) byte {
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
+// firstVarint is the value a stream starts with (its type, signal or frame type).
+func firstVarint(b []byte) uint64 {
+	v, _ := quicvarint.Read(b)
+	return v
 }

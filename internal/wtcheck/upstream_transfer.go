@@ -29,6 +29,7 @@ func checkTransfer(e *Evidence) Result {
 	req, resp := sender(e.Requester), sender(other(e.Requester))
 	gets := map[string]bool{}
 	got := map[string]bool{}
+	partial := map[string]string{} // what the trace holds of an answer that is not whole
 	bad := ""
 	note := func(format string, a ...any) {
 		if bad == "" {
@@ -94,8 +95,13 @@ func checkTransfer(e *Evidence) Result {
 			}
 			gets[f] = true
 			a, answered := answers[[2]int64{int64(s.Conn), s.ID}]
-			if answered && a.Fin {
+			switch {
+			case answered && a.Fin:
 				pushed(fmt.Sprintf("%s side of bidi stream %d", a.Dir, a.ID), a.Raw, false, f)
+			case answered:
+				partial[f] = fmt.Sprintf("bidi stream %d: %d bytes reassembled, no FIN after them", a.ID, len(a.Raw))
+			default:
+				partial[f] = fmt.Sprintf("bidi stream %d: no answer", s.ID)
 			}
 		}
 	case "datagram":
@@ -124,7 +130,11 @@ func checkTransfer(e *Evidence) Result {
 		case !gets[f]:
 			return fail(name, "the %s never sent \"GET %s\" on a %s of the session (%d of %d requested)", e.Requester, f, transportNoun(e.Stream), len(gets), len(e.Files))
 		case !got[f]:
-			return fail(name, "%s was not carried whole to the %s on a %s of the session (%d of %d files)", f, e.Requester, transportNoun(e.Stream), len(got), len(e.Files))
+			why := partial[f]
+			if why == "" {
+				why = "no answer that parses"
+			}
+			return fail(name, "%s was not carried whole to the %s on a %s of the session (%d of %d files; %s%s)", f, e.Requester, transportNoun(e.Stream), len(got), len(e.Files), why, undecrypted(e.Trace))
 		}
 	}
 	return pass(name, "%d files requested and carried whole on %ss of the session", len(e.Files), transportNoun(e.Stream))
@@ -147,4 +157,14 @@ func transportNoun(stream string) string {
 		return "bidi stream"
 	}
 	return "datagram"
+}
+
+// undecrypted says how many 1-RTT packets tshark could not decrypt ("" when none): a stream with
+// a gap in the trace may be one the endpoints carried whole.
+func undecrypted(t *quictrace.Trace) string {
+	n := len(t.Filter(func(p *quictrace.Packet) bool { return p.Type == quictrace.Type1RTT && !p.Decrypted }))
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d 1-RTT packets not decrypted", n)
 }

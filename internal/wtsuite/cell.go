@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,10 +47,6 @@ func (m *Matrix) Layout(_ context.Context, r *suite.Run, cell matrix.Cell, seed 
 func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev lifecycle.Evidence) (res matrix.Result) {
 	c := m.byCase[cell.Case]
 	res.Result = matrix.Failed
-	if ev.ClientExit != 0 {
-		res.Reason = fmt.Sprintf("client exited %d: %s", ev.ClientExit, ev.ClientWords)
-		return res
-	}
 	in, err := ReadInputs(ev.Dir)
 	if err != nil {
 		res.Reason = "the cell's inputs: " + err.Error()
@@ -59,17 +56,28 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 	for _, chk := range c.Checks {
 		if chk != "files" {
 			traceChecks = append(traceChecks, chk)
-			continue
 		}
+	}
+	why, err := CheckTrace(ctx, m.traceTool, ev.Dir, c, in, traceChecks)
+	if err != nil {
+		why = "trace analysis: " + err.Error()
+	}
+	// A client that failed is the verdict, but the trace usually says why (a datagram the
+	// client could not map to its session, a stream it had to ignore): both go in the reason.
+	if ev.ClientExit != 0 {
+		res.Reason = fmt.Sprintf("client exited %d: %s", ev.ClientExit, ev.ClientWords)
+		if why != "" {
+			res.Reason += "; trace: " + why
+		}
+		return res
+	}
+	if slices.Contains(c.Checks, "files") {
 		if err := CompareFiles(filepath.Join(c.SourceDir(ev.Dir), in.Endpoint), filepath.Join(c.DownloadDir(ev.Dir), in.Endpoint), in.Files); err != nil {
 			res.Reason = "files: " + err.Error()
 			return res
 		}
 	}
-	if why, err := CheckTrace(ctx, m.traceTool, ev.Dir, c, in, traceChecks); err != nil {
-		res.Reason = "trace analysis: " + err.Error()
-		return res
-	} else if why != "" {
+	if why != "" {
 		res.Reason = why
 		return res
 	}

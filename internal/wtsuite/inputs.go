@@ -59,7 +59,7 @@ func MakeInputs(cell string, c *Case, seed uint64) (Inputs, error) {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d/%s", seed, c.Name)
 	rng := rand.New(rand.NewPCG(h.Sum64(), seed))
-	in := Inputs{Endpoint: slug(rng, "wt")}
+	in := Inputs{Endpoint: slug(rng)}
 	for _, d := range []string{serverWWW, clientWWW} {
 		if err := os.MkdirAll(filepath.Join(cell, d, in.Endpoint), 0o755); err != nil {
 			return in, err
@@ -68,18 +68,18 @@ func MakeInputs(cell string, c *Case, seed uint64) (Inputs, error) {
 	if c.Stream == "" {
 		client, server := make([]string, 5), make([]string, 5)
 		for i := range 5 {
-			client[i], server[i] = slug(rng, "c"), slug(rng, "s")
+			client[i], server[i] = slug(rng), slug(rng)
 		}
 		pos := rng.Perm(5)[:2]
 		if pos[0] > pos[1] {
 			pos[0], pos[1] = pos[1], pos[0]
 		}
-		shared := []string{slug(rng, "p"), slug(rng, "p")}
+		shared := []string{slug(rng), slug(rng)}
 		client[pos[0]], client[pos[1]] = shared[0], shared[1]
 		server[pos[0]], server[pos[1]] = shared[1], shared[0]
 		in.ClientProtocols, in.ServerProtocols = client, server
 	} else {
-		p := slug(rng, "p")
+		p := slug(rng)
 		in.ClientProtocols, in.ServerProtocols = []string{p}, []string{p}
 		names, err := quicinterop.GenerateFiles(filepath.Join(c.SourceDir(cell), in.Endpoint), &quicinterop.Case{Name: c.Name, FileSizes: c.FileSizes}, seed)
 		if err != nil {
@@ -115,10 +115,12 @@ func (c *Case) Requests(in Inputs) (client, server string) {
 	return strings.Join(urls, " "), ""
 }
 
-func slug(rng *rand.Rand, prefix string) string {
-	b := make([]byte, 8)
+// slug is a random name of 10 lowercase letters, as upstream's files are named (a failure's
+// signature reads such names as ids, internal/matrix).
+func slug(rng *rand.Rand) string {
+	b := make([]byte, 10)
 	for i := range b {
 		b[i] = 'a' + byte(rng.IntN(26))
 	}
-	return prefix + "-" + string(b)
+	return string(b)
 }
