@@ -107,7 +107,7 @@ func usage(w io.Writer, reg suite.Registry) {
 	fmt.Fprintln(w, "usage: wirelab <command> [flags]   (wirelab <command> -h for its flags)")
 	fmt.Fprintln(w)
 	for _, c := range commands(reg) {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 checks failed, 2 bad input, 3 environment (docker/compose), 130 interrupted")
 }

@@ -20,7 +20,7 @@ func runSuites(_ context.Context, e *env, args []string) error {
 	if !*mk {
 		for _, s := range e.suites() {
 			i := s.Info()
-			fmt.Fprintf(e.stdout, "%-8s make %-8s roles %-40s %s\n", i.Name, i.Make, strings.Join(i.Roles, ","), i.Summary)
+			fmt.Fprintf(e.stdout, "%-12s make %-12s roles %-40s %s\n", i.Name, i.Make, strings.Join(i.Roles, ","), i.Summary)
 		}
 		return nil
 	}

@@ -43,7 +43,7 @@ func CheckGoPins(ctx context.Context, goBin, root string, rows []Row) error {
 		if r.Registry != RegistryGo {
 			continue
 		}
-		selected, err := goList(ctx, goBin, root, r.Package)
+		selected, err := goList(ctx, goBin, r.moduleRoot(root), r.Package)
 		if err != nil {
 			return &manifest.Error{File: r.manifest, Field: "implementation.module",
 				Msg: fmt.Sprintf("%s is not required by go.mod (%v)", r.Package, err)}
@@ -65,7 +65,7 @@ func fillGo(ctx context.Context, goBin, root string, rows []Row) error {
 		if r.Registry != RegistryGo {
 			continue
 		}
-		newest, err := goList(ctx, goBin, root, r.Package+"@upgrade")
+		newest, err := goList(ctx, goBin, r.moduleRoot(root), r.Package+"@upgrade")
 		if err != nil {
 			r.Status, r.Note = StatusUnknown, oneLine(err)
 			if firstErr == nil {
@@ -88,4 +88,13 @@ func fillGo(ctx context.Context, goBin, root string, rows []Row) error {
 // reads 0.0.0-20240102030405-0123456789ab).
 func plainGoVersion(v string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(v, "v"), "+incompatible")
+}
+
+// moduleRoot is where the row's module is resolved: the image's own go.mod (build.go_module) or
+// the checkout's.
+func (r Row) moduleRoot(root string) string {
+	if r.goModule != "" {
+		return r.goModule
+	}
+	return root
 }

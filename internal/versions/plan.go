@@ -1,6 +1,7 @@
 package versions
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/wirelab/wirelab/internal/manifest"
@@ -33,6 +34,7 @@ type Row struct {
 	Note     string `json:"note,omitempty"`
 
 	manifest string // the manifest file, for errors
+	goModule string // the folder of the go.mod the module is built from ("": the checkout's)
 }
 
 // Plan turns manifests into the rows to fill: one per Debian package or Go module, one
@@ -43,8 +45,11 @@ func Plan(ms []*manifest.Manifest) []Row {
 		impl := m.Implementation
 		switch {
 		case impl.Module != "":
-			rows = append(rows, Row{Image: m.Name, Registry: RegistryGo, Package: impl.Module,
-				Pinned: impl.Version, manifest: m.File})
+			r := Row{Image: m.Name, Registry: RegistryGo, Package: impl.Module, Pinned: impl.Version, manifest: m.File}
+			if m.Build.GoModule != "" {
+				r.goModule = filepath.Join(m.Dir, m.Build.GoModule)
+			}
+			rows = append(rows, r)
 		case len(impl.Packages) > 0:
 			for _, p := range impl.Packages {
 				pinned, _ := impl.PinnedVersion(p) // validated when the manifest was parsed
