@@ -26,6 +26,7 @@ import (
 
 // config is what the page is told (GET /config).
 type config struct {
+	Suite     string   `json:"suite"` // webtransport (index.html) or quic (h3.html)
 	Testcase  string   `json:"testcase"`
 	Requests  []string `json:"requests"`
 	Protocols []string `json:"protocols"`
@@ -40,15 +41,16 @@ type config struct {
 
 func main() {
 	browser := flag.String("browser", "", "chromium or firefox")
+	suite := flag.String("suite", "webtransport", "webtransport (the WebTransport page) or quic (HTTP/3 downloads with fetch)")
 	timeout := flag.Duration("timeout", 50*time.Second, "give up when the page has not reported done by then")
 	flag.Parse()
-	if err := run(*browser, *timeout); err != nil {
+	if err := run(*browser, *suite, *timeout); err != nil {
 		fmt.Printf("driver: %s: %v\n", *browser, err)
 		os.Exit(1)
 	}
 }
 
-func run(name string, timeout time.Duration) error {
+func run(name, suite string, timeout time.Duration) error {
 	b, ok := browsers[name]
 	if !ok {
 		return fmt.Errorf("unknown browser %q (chromium, firefox)", name)
@@ -58,8 +60,11 @@ func run(name string, timeout time.Duration) error {
 		return err
 	}
 	hash := sha256.Sum256(cert.Raw)
+	if suite != "webtransport" && suite != "quic" {
+		return fmt.Errorf("unknown suite %q (webtransport, quic)", suite)
+	}
 	cfg := config{
-		Testcase: os.Getenv("TESTCASE"), Requests: strings.Fields(os.Getenv("REQUESTS")),
+		Suite: suite, Testcase: os.Getenv("TESTCASE"), Requests: strings.Fields(os.Getenv("REQUESTS")),
 		Protocols: strings.Fields(os.Getenv("PROTOCOLS")), CertHash: hash[:], DatagramGapMS: 15,
 	}
 	if len(cfg.Requests) == 0 {
@@ -73,10 +78,13 @@ func run(name string, timeout time.Duration) error {
 	srv := newServer(cfg, "/downloads", "/www")
 	go http.Serve(ln, srv) //nolint:errcheck // ends with the process
 	url := fmt.Sprintf("http://%s/", ln.Addr())
+	if suite == "quic" {
+		url += "h3.html"
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	proc, err := b.start(url, cert)
+	proc, err := b.start(url, cert, suite)
 	if err != nil {
 		return fmt.Errorf("starting the browser: %v", err)
 	}

@@ -7,17 +7,6 @@
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-function log(msg) {
-  fetch('/log', {method: 'POST', body: String(msg)});
-}
-
-async function post(path, body) {
-  const r = await fetch(path, {method: 'POST', body});
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-}
-
-const save = (path, bytes) => post('/save?path=' + encodeURIComponent(path), bytes);
-
 async function wwwFile(path) {
   const r = await fetch('/www?path=' + encodeURIComponent(path));
   if (!r.ok) throw new Error(`/www/${path}: ${r.status} ${await r.text()}`);
@@ -230,7 +219,4 @@ async function main() {
   await Promise.all(sessions(cfg.requests).map(s => run(cfg, s)));
 }
 
-main().then(
-  () => post('/done', JSON.stringify({ok: true})),
-  e => post('/done', JSON.stringify({ok: false, why: String(e && e.stack ? `${e}` : e)})),
-);
+report(main());
