@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 from aioquic.asyncio import QuicConnectionProtocol, connect, serve
 from aioquic.buffer import encode_uint_var
-from aioquic.h3.connection import H3_ALPN, H3Connection
+from aioquic.h3.connection import H3_ALPN, ErrorCode, H3Connection
 from aioquic.h3.events import DatagramReceived, HeadersReceived, WebTransportStreamDataReceived
 from aioquic.quic.configuration import QuicConfiguration
 from aioquic.quic.events import ConnectionTerminated, ProtocolNegotiated, QuicEvent, StreamDataReceived
@@ -246,7 +246,7 @@ async def run_client(testcase: str, requests: List[str], protocols: List[str]) -
             await asyncio.wait_for(proto.session.all_saved.wait(), 50)
         proto._quic.send_stream_data(sid, b"", end_stream=True)  # FIN on CONNECT ends the session
         proto.transmit()
-        proto.close()
+        proto.close(error_code=ErrorCode.H3_NO_ERROR)  # RFC 9114 §5.2: an HTTP/3 close says H3_NO_ERROR
     return 0
 
 
@@ -292,7 +292,7 @@ async def run_server(testcase: str, requests: List[str], protocols: List[str]) -
             await asyncio.wait_for(self.session.all_saved.wait(), 50)
             self._quic.send_stream_data(self.session.id, b"", end_stream=True)
             self.transmit()
-            self.close()
+            self.close(error_code=ErrorCode.H3_NO_ERROR)
 
         async def report_close(self) -> None:
             await self.closed.wait()
