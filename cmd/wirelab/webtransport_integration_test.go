@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +47,52 @@ func TestIntegrationWebTransportSmoke(t *testing.T) {
 		if !strings.Contains(string(checks), want) {
 			t.Errorf("checks.txt lacks %q:\n%s", want, checks)
 		}
+	}
+}
+
+// The browsers as WebTransport clients, in make test too: Chromium and Firefox ESR headless
+// against webtransport-go, one stream case and one datagram case each, judged from the trace
+// their key logs decrypt; and Chromium as an HTTP/3 client in the QUIC suite.
+func TestIntegrationWebTransportBrowsers(t *testing.T) {
+	bin := integration(t)
+	id, out := runID(t, "it-wt-browsers"), t.TempDir()
+	code, log := wirelab(t, bin, "webtransport", "--run-id", id, "--out", out, "--seed", "13", "-j", "2",
+		"--clients", "chromium,firefox", "--servers", "webtransport-go", "--tests", "handshake,transfer-bidirectional-receive,transfer-datagram-receive")
+	t.Log(log)
+	assertNothingLeft(t, id)
+	if code != 0 {
+		t.Fatalf("webtransport: exit %d, want 0", code)
+	}
+	want := map[string]string{"chromium/handshake": "succeeded", "firefox/handshake": "unsupported"}
+	for _, c := range readJournal(t, filepath.Join(out, "webtransport", id, "results.jsonl")) {
+		w, ok := want[c.Client+"/"+c.Case]
+		if !ok {
+			w = "succeeded"
+		}
+		if c.Result != w {
+			t.Errorf("%s <- %s %s: %s (%s), want %s", c.Server, c.Client, c.Case, c.Result, c.Reason, w)
+		}
+	}
+	for _, f := range []string{"webtransport-go_chromium/transfer-bidirectional-receive/client/netlog.json", "webtransport-go_firefox/transfer-bidirectional-receive/client/keys.log"} {
+		if st, err := os.Stat(filepath.Join(out, "webtransport", id, f)); err != nil || st.Size() == 0 {
+			t.Errorf("the browser's own log %s: %v", f, err)
+		}
+	}
+	qid := runID(t, "it-quic-chromium")
+	code, log = wirelab(t, bin, "quic", "--run-id", qid, "--out", out, "--seed", "13",
+		"--clients", "chromium", "--servers", "nginx,quic-go", "--tests", "handshake,http3")
+	t.Log(log)
+	assertNothingLeft(t, qid)
+	if code != 0 {
+		t.Fatalf("quic: exit %d, want 0", code)
+	}
+	results := map[string]string{}
+	for _, c := range readJournal(t, filepath.Join(out, "quic", qid, "results.jsonl")) {
+		results[c.Server+"/"+c.Case] = c.Result
+	}
+	// quic-go's server speaks hq-interop but in http3: a browser's h3 meets it there only.
+	if fmt.Sprint(results) != "map[nginx/handshake:succeeded nginx/http3:succeeded quic-go/handshake:unsupported quic-go/http3:succeeded]" {
+		t.Errorf("chromium in the QUIC suite: %v", results)
 	}
 }
 
