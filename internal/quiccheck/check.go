@@ -53,10 +53,16 @@ func (r Result) OK() bool { return r.Verdict == Pass }
 
 func (r Result) String() string { return r.Check + ": " + string(r.Verdict) + ": " + r.Reason }
 
-func pass(name, format string, a ...any) Result {
+func pass(name, format string, a ...any) Result { return Passed(name, format, a...) }
+
+func fail(name, format string, a ...any) Result { return Failed(name, format, a...) }
+
+// Passed is a passing Result with its reason (the trace checks of other suites make theirs so).
+func Passed(name, format string, a ...any) Result {
 	return Result{Check: name, Verdict: Pass, Reason: fmt.Sprintf(format, a...)}
 }
 
-func fail(name, format string, a ...any) Result {
+// Failed is a failing Result with its reason.
+func Failed(name, format string, a ...any) Result {
 	return Result{Check: name, Verdict: Fail, Reason: fmt.Sprintf(format, a...)}
 }

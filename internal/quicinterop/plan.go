@@ -93,3 +93,35 @@ func Columns(cases []*Case) []matrix.Column {
 	}
 	return out
 }
+
+// Roster is a suite's implementations from the manifests, and those a run selected.
+type Roster struct {
+	ByName                 map[string]Impl
+	AllClients, AllServers []Impl
+	Clients, Servers       []Impl
+}
+
+// SelectRoster splits the implementations with a role in suite into clients and servers and
+// selects the comma lists clients and servers (empty: all); a name not among them is an error
+// naming its flag.
+func SelectRoster(ms []*manifest.Manifest, suite, clients, servers string) (Roster, error) {
+	r := Roster{ByName: map[string]Impl{}}
+	for _, i := range ImplsFor(ms, suite) {
+		if i.Client {
+			r.AllClients = append(r.AllClients, i)
+		}
+		if i.Server {
+			r.AllServers = append(r.AllServers, i)
+		}
+		r.ByName[i.Name] = i
+	}
+	name := func(i Impl) string { return i.Name }
+	var err error
+	if r.Clients, err = matrix.Select(r.AllClients, clients, name, "client"); err != nil {
+		return r, fmt.Errorf("--clients: %w", err)
+	}
+	if r.Servers, err = matrix.Select(r.AllServers, servers, name, "server"); err != nil {
+		return r, fmt.Errorf("--servers: %w", err)
+	}
+	return r, nil
+}

@@ -48,29 +48,17 @@ func (s *Suite) Load(in suite.Input) (suite.Matrix, error) {
 		return nil, err
 	}
 	m := &Matrix{root: in.Root, profile: *s.profile, allCases: allCases, ownData: *s.casesFile == defaultCasesFile(in.Root),
-		byCase: map[string]*Case{}, impls: map[string]Impl{}}
+		byCase: map[string]*Case{}}
 	if m.cases, err = matrix.Select(allCases, *s.tests, func(c *Case) string { return c.Name }, "test case"); err != nil {
 		return nil, suite.BadInput{Msg: "--tests: " + err.Error()}
 	}
-	impls := ImplsFromManifests(in.Manifests)
-	for _, i := range impls {
-		if i.Client {
-			m.allClients = append(m.allClients, i)
-		}
-		if i.Server {
-			m.allServers = append(m.allServers, i)
-		}
-		m.impls[i.Name] = i
+	roster, err := SelectRoster(in.Manifests, "quic", *s.clients, *s.servers)
+	if err != nil {
+		return nil, suite.BadInput{Msg: err.Error()}
 	}
-	name := func(i Impl) string { return i.Name }
-	if m.clients, err = matrix.Select(m.allClients, *s.clients, name, "client"); err != nil {
-		return nil, suite.BadInput{Msg: "--clients: " + err.Error()}
-	}
-	if m.servers, err = matrix.Select(m.allServers, *s.servers, name, "server"); err != nil {
-		return nil, suite.BadInput{Msg: "--servers: " + err.Error()}
-	}
+	m.impls, m.allClients, m.allServers, m.clients, m.servers = roster.ByName, roster.AllClients, roster.AllServers, roster.Clients, roster.Servers
 	if len(m.clients) == 0 || len(m.servers) == 0 {
-		return nil, suite.BadInput{Msg: fmt.Sprintf("no QUIC clients or servers to run (images with a quic role: %d)", len(impls))}
+		return nil, suite.BadInput{Msg: fmt.Sprintf("no QUIC clients or servers to run (images with a quic role: %d)", len(m.impls))}
 	}
 	for _, c := range m.cases {
 		ref := c.Profile

@@ -6,9 +6,9 @@
 package wtcheck
 
 import (
-	"fmt"
 	"sort"
 
+	"github.com/wirelab/wirelab/internal/quiccheck"
 	"github.com/wirelab/wirelab/internal/quictrace"
 )
 
@@ -36,31 +36,19 @@ type Evidence struct {
 	ClientNegotiated, ServerNegotiated *string
 }
 
-// Verdict of a check.
-type Verdict string
+// Result is one check's verdict with a one-line reason: the QUIC checks' own.
+type Result = quiccheck.Result
 
+// Verdicts.
 const (
-	Pass Verdict = "pass"
-	Fail Verdict = "fail"
+	Pass = quiccheck.Pass
+	Fail = quiccheck.Fail
 )
 
-// Result is one check's verdict with a one-line reason.
-type Result struct {
-	Check   string
-	Verdict Verdict
-	Reason  string
-}
-
-// OK reports whether the check passed.
-func (r Result) OK() bool { return r.Verdict == Pass }
-
-func pass(name, format string, a ...any) Result {
-	return Result{Check: name, Verdict: Pass, Reason: fmt.Sprintf(format, a...)}
-}
-
-func fail(name, format string, a ...any) Result {
-	return Result{Check: name, Verdict: Fail, Reason: fmt.Sprintf(format, a...)}
-}
+var (
+	pass = quiccheck.Passed
+	fail = quiccheck.Failed
+)
 
 var catalog = map[string]Check{}
 

@@ -50,26 +50,15 @@ func (s *Suite) Load(in suite.Input) (suite.Matrix, error) {
 		return nil, err
 	}
 	m := &Matrix{profile: *s.profile, allCases: all, ownData: *s.casesFile == defaultCasesFile(in.Root),
-		byCase: map[string]*Case{}, impls: map[string]quicinterop.Impl{}}
+		byCase: map[string]*Case{}}
 	if m.cases, err = matrix.Select(all, *s.tests, func(c *Case) string { return c.Name }, "test case"); err != nil {
 		return nil, suite.BadInput{Msg: "--tests: " + err.Error()}
 	}
-	for _, i := range quicinterop.ImplsFor(in.Manifests, Name) {
-		if i.Client {
-			m.allClients = append(m.allClients, i)
-		}
-		if i.Server {
-			m.allServers = append(m.allServers, i)
-		}
-		m.impls[i.Name] = i
+	roster, err := quicinterop.SelectRoster(in.Manifests, Name, *s.clients, *s.servers)
+	if err != nil {
+		return nil, suite.BadInput{Msg: err.Error()}
 	}
-	name := func(i quicinterop.Impl) string { return i.Name }
-	if m.clients, err = matrix.Select(m.allClients, *s.clients, name, "client"); err != nil {
-		return nil, suite.BadInput{Msg: "--clients: " + err.Error()}
-	}
-	if m.servers, err = matrix.Select(m.allServers, *s.servers, name, "server"); err != nil {
-		return nil, suite.BadInput{Msg: "--servers: " + err.Error()}
-	}
+	m.impls, m.allClients, m.allServers, m.clients, m.servers = roster.ByName, roster.AllClients, roster.AllServers, roster.Clients, roster.Servers
 	if len(m.clients) == 0 || len(m.servers) == 0 {
 		return nil, suite.BadInput{Msg: fmt.Sprintf("no WebTransport clients or servers to run (images with a webtransport role: %d)", len(m.impls))}
 	}
