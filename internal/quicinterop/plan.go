@@ -61,7 +61,9 @@ func ImplsFor(ms []*manifest.Manifest, suite string) []Impl {
 			continue
 		}
 		impl := Impl{Name: m.Name, Image: m.Ref(), Client: m.Plays(suite, "client"), Server: m.Plays(suite, "server"), URL: m.Implementation.Source, ALPN: m.ALPN[suite], Manifest: m.Dir != ""}
-		if tcs := m.Testcases[suite]; len(tcs) > 0 {
+		// A list, even an empty one, declares the cases; no list at all (an image given by
+		// reference) means every case is tried.
+		if tcs, listed := m.Testcases[suite]; listed {
 			impl.Testcases = map[string]bool{}
 			for _, tc := range tcs {
 				impl.Testcases[tc] = true
