@@ -2,7 +2,6 @@ package quicinterop
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/quictrace"
@@ -34,16 +33,12 @@ func (view) Cases(root string) []reportview.Case {
 	return out
 }
 
-func (view) Layout([]matrix.Result) reportview.Layout {
-	return reportview.Layout{Corner: "client \\ server", Row: func(r matrix.Result) string { return r.Client },
-		Col: func(r matrix.Result) string { return r.Slot() }, AllRows: true, AllCols: true}
-}
+func (view) Layout([]matrix.Result) reportview.Layout { return reportview.ClientRows() }
 
 // Trace implements reportview.View: QUIC on the lab's server ports (h3 follows from ALPN); the
 // crosstraffic's iperf flow is TCP, left out of the chart.
 func (view) Trace(matrix.Result) reportview.Trace {
-	return reportview.Trace{Transport: reportview.UDP, DecodeAs: []string{"-d", "udp.port==" + strconv.Itoa(quictrace.ServerPort) + ",quic",
-		"-d", "udp.port==" + strconv.Itoa(quictrace.PreferredAddressPort) + ",quic"}}
+	return reportview.QUIC(quictrace.ServerPort, quictrace.PreferredAddressPort)
 }
 
 func (view) Rerun(r matrix.Result) string {

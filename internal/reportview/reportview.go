@@ -148,6 +148,22 @@ func (Plain) Rerun(matrix.Result) string { return "" }
 // Trace implements View: TLS over TCP.
 func (Plain) Trace(matrix.Result) Trace { return Trace{Transport: TCP} }
 
+// ClientRows is the upstream interop runner's layout: clients in rows, servers (with their
+// axes) in columns, every one shown.
+func ClientRows() Layout {
+	return Layout{Corner: "client \\ server", Row: func(r matrix.Result) string { return r.Client },
+		Col: func(r matrix.Result) string { return r.Slot() }, AllRows: true, AllCols: true}
+}
+
+// QUIC is a trace whose UDP ports are decoded as QUIC (h3 follows from ALPN).
+func QUIC(ports ...int) Trace {
+	t := Trace{Transport: UDP}
+	for _, p := range ports {
+		t.DecodeAs = append(t.DecodeAs, "-d", "udp.port=="+strconv.Itoa(p)+",quic")
+	}
+	return t
+}
+
 // Blocks implements View.
 func (Plain) Blocks(Input) []Block { return nil }
 

@@ -2,7 +2,6 @@ package wtsuite
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/quictrace"
@@ -33,15 +32,10 @@ func (view) Cases(root string) []reportview.Case {
 	return out
 }
 
-func (view) Layout([]matrix.Result) reportview.Layout {
-	return reportview.Layout{Corner: "client \\ server", Row: func(r matrix.Result) string { return r.Client },
-		Col: func(r matrix.Result) string { return r.Slot() }, AllRows: true, AllCols: true}
-}
+func (view) Layout([]matrix.Result) reportview.Layout { return reportview.ClientRows() }
 
 // Trace implements reportview.View: QUIC on the server's port.
-func (view) Trace(matrix.Result) reportview.Trace {
-	return reportview.Trace{Transport: reportview.UDP, DecodeAs: []string{"-d", "udp.port==" + strconv.Itoa(quictrace.ServerPort) + ",quic"}}
-}
+func (view) Trace(matrix.Result) reportview.Trace { return reportview.QUIC(quictrace.ServerPort) }
 
 func (view) Rerun(r matrix.Result) string {
 	return fmt.Sprintf("wirelab %s --servers %s --clients %s --tests %s", Name, r.Server, r.Client, r.Case)
