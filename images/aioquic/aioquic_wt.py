@@ -219,8 +219,20 @@ async def run_client(testcase: str, requests: List[str], protocols: List[str]) -
         # RFC 9220 §3: no extended CONNECT before the server's SETTINGS said it may.
         await asyncio.wait_for(proto.settings.wait(), 10)
         answered = asyncio.get_running_loop().create_future()
-        proto.on_headers = lambda sid, headers: answered.done() or answered.set_result(dict(headers))
         sid = proto._quic.get_next_available_stream_id()
+
+        def on_response(stream_id: int, headers) -> None:
+            # The session exists from the moment its 2xx is read: the server may send its GETs
+            # in the same datagram as the response, and events handled before this coroutine
+            # resumes must find the session (else they were dropped: a GET never answered).
+            resp = dict(headers)
+            if stream_id != sid or answered.done():
+                return
+            if resp.get(b":status", b"").startswith(b"2"):
+                proto.session = Session(proto, sid, endpoint)
+            answered.set_result(resp)
+
+        proto.on_headers = on_response
         headers = [(b":method", b"CONNECT"), (b":protocol", b"webtransport"), (b":scheme", b"https"),
                    (b":authority", urls[0].netloc.encode()), (b":path", b"/" + endpoint.encode())]
         if protocols:
@@ -234,7 +246,6 @@ async def run_client(testcase: str, requests: List[str], protocols: List[str]) -
             return 1
         chosen = sf_strings(resp.get(b"wt-protocol", b"").decode())
         log.info("session %d on /%s, protocol %s", sid, endpoint, chosen)
-        proto.session = Session(proto, sid, endpoint)
         proto.on_headers = None
         if testcase == "handshake":
             write_negotiated(chosen[0] if chosen else "")
