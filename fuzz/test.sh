@@ -130,7 +130,7 @@ for t in $(fuzz_targets); do
   built "$t" || { not_run "campaign: $t"; continue; }
   for e in libfuzzer afl; do
     log=$(TARGET=$t ENGINE=$e DURATION=${SHORT}s bash fuzz/campaign.sh 2>&1); rc=$?
-    run=$(ls -d "$OUT_ABS/fuzz/$t/$e"/*/ | tail -1)
+    run=$(ls -d "$OUT_ABS/fuzz/$t/$e"/2*/ | tail -1) # the newest campaign (not the known-test folder a later step makes)
     known=0
     # Tolerated: recorded findings (meta known), and for qpack-differential any disagreement kind.
     if [ $rc -eq 1 ] && [ "$(python3 - "$run" "$t" <<'PY'
