@@ -31,6 +31,10 @@ from endpoint_common import apply_contract_logs, flush_open_qlogs, setup_logging
 log = logging.getLogger("wirelab")
 MISBEHAVE = os.environ.get("WIRELAB_WT_MISBEHAVE", "")
 PROTOCOL_TOKENS = (b"webtransport", b"webtransport-h3")
+# How long a requester waits for every file: well inside the case's 60 s limit, so that a peer
+# that never answers ends the cell with this endpoint's exit (and the trace's reason), not the
+# lab's timeout, also on a loaded machine.
+SAVE_WAIT_S = 35
 
 
 def sf_list(items: List[str]) -> str:
@@ -254,7 +258,7 @@ async def run_client(testcase: str, requests: List[str], protocols: List[str]) -
             return 0
         else:
             proto.session.request(transport_of(testcase), names)
-            await asyncio.wait_for(proto.session.all_saved.wait(), 50)
+            await asyncio.wait_for(proto.session.all_saved.wait(), SAVE_WAIT_S)
         proto._quic.send_stream_data(sid, b"", end_stream=True)  # FIN on CONNECT ends the session
         proto.transmit()
         proto.close(error_code=ErrorCode.H3_NO_ERROR)  # RFC 9114 §5.2: an HTTP/3 close says H3_NO_ERROR
@@ -300,7 +304,7 @@ async def run_server(testcase: str, requests: List[str], protocols: List[str]) -
             asyncio.ensure_future(self.report_close())
 
         async def finish_when_saved(self) -> None:
-            await asyncio.wait_for(self.session.all_saved.wait(), 50)
+            await asyncio.wait_for(self.session.all_saved.wait(), SAVE_WAIT_S)
             self._quic.send_stream_data(self.session.id, b"", end_stream=True)
             self.transmit()
             self.close(error_code=ErrorCode.H3_NO_ERROR)
