@@ -5,8 +5,9 @@
 fuzz: $(WIRELAB) ## fuzz QPACK/HTTP-3 parsers: TARGET= ENGINE=libfuzzer|afl DURATION=60s JOBS=1 (no TARGET: 20s on every target)
 	@WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET="$(TARGET)" ENGINE="$(ENGINE)" DURATION="$(DURATION)" JOBS="$(JOBS)" bash fuzz/campaign.sh $(AND_REPORT)
 
-fuzz-repro: $(WIRELAB) ## replay a fuzz crash and print its stack: CRASH=out/fuzz/<t>/<engine>/<run>/crashes/<id>/minimized
-	@WIRELAB=$(WIRELAB) OUT=$(OUT) CRASH="$(CRASH)" TARGET="$(TARGET)" bash fuzz/repro.sh
+fuzz-repro: $(WIRELAB) ## replay a parser crash (CRASH=out/fuzz/<t>/<engine>/<run>/crashes/<id>/minimized) or a live finding: FINDING=<.../findings/<id>> starts its server and replays it (exit 1: reproduced)
+	@if [ -n "$(FINDING)" ]; then $(MAKE) -s fuzz-live REPLAY="$(FINDING)" BASELINE=none; \
+	else WIRELAB=$(WIRELAB) OUT=$(OUT) CRASH="$(CRASH)" TARGET="$(TARGET)" bash fuzz/repro.sh; fi
 
 fuzz-merge: $(WIRELAB) ## merge a campaign's corpus into fuzz/<target>/corpus (minimized): TARGET= [RUN=out/fuzz/<t>/<engine>/<run> | SEEDS=<folder>]
 	@WIRELAB=$(WIRELAB) OUT=$(OUT) TARGET="$(TARGET)" RUN="$(RUN)" SEEDS="$(SEEDS)" CORPUS="$(CORPUS)" bash fuzz/merge.sh

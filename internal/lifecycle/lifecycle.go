@@ -65,11 +65,22 @@ type Peer struct {
 	// that requested the client's files): exit 0 is its success, any other exit fails the cell
 	// at once (127: unsupported), as a dying peer does.
 	Finishes bool
+	// Judged marks a peer whose death is the verdict's to judge, not the cell's failure (a
+	// server under fuzzing): its exit stops the client and fences the cell, and the verdict
+	// reads it in Evidence.PeerExits.
+	Judged bool
+}
+
+// PeerExit is a Judged peer's death as the lifecycle saw it: its exit code and last words.
+type PeerExit struct {
+	Service string `json:"service"`
+	Code    int    `json:"code"`
+	Words   string `json:"words"`
 }
 
 // finishedWell reports whether a peer's exit with code is its own success, not a death.
 func (p Peer) finishedWell(code string) bool {
-	return p.Ends || (p.Finishes && code == "0")
+	return p.Ends || p.Judged || (p.Finishes && code == "0")
 }
 
 // Evidence is what a verdict reads: the cell's folder, fenced (every writer stopped, the sim's
@@ -79,6 +90,8 @@ type Evidence struct {
 	Dir         string `json:"-"`
 	ClientExit  int    `json:"client_exit"`
 	ClientWords string `json:"client_words"`
+	// PeerExits are the Judged peers that exited before the fence (a fuzzed server that died).
+	PeerExits []PeerExit `json:"peer_exits,omitempty"`
 }
 
 // EvidenceFile is where a cell keeps what the lifecycle saw of its client.
@@ -197,7 +210,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 		return fail("%v", err)
 	}
 	steps.mark("client-up")
-	code, why, peerCode := watch(ctx, cell, exits, client, l)
+	code, why, peerCode, judged := watch(ctx, cell, exits, client, l)
 	steps.mark("client")
 	if ctx.Err() != nil {
 		return res
@@ -211,7 +224,9 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 		return unsupported("the %s answered 127 (test case not supported)", client)
 	}
 	words := cell.LastLogLine(client)
-	if l.Finished != nil {
+	if judged != nil {
+		code = -1 // the client was still running: the fence stops it
+	} else if l.Finished != nil {
 		if err := l.Finished(ctx, cell); err != nil {
 			return fail("%v", err)
 		}
@@ -225,7 +240,7 @@ func Run(ctx context.Context, e Env, dir string, l Layout, judge Judge) (res mat
 	}
 	steps.mark("fence")
 	closeCell()
-	ev := Evidence{Dir: dir, ClientExit: code, ClientWords: words}
+	ev := Evidence{Dir: dir, ClientExit: code, ClientWords: words, PeerExits: judgedExits(cell, exits, l.Peers, judged, fenceAt)}
 	if err := jsonfile.Write(filepath.Join(dir, EvidenceFile), ev); err != nil {
 		return fail("%v", err)
 	}
@@ -276,7 +291,7 @@ func waitListening(ctx context.Context, cell *topology.Cell, peers []Peer) (stri
 // the sim: a peer that exits (but one that may end by itself) or a sim that dies ends the wait
 // at once with why, naming the exit and the peer's last words; so does the limit. A peer that
 // died just as the client finished is caught by a last look at every peer's state.
-func watch(ctx context.Context, cell *topology.Cell, exits *topology.Exits, client string, l Layout) (code int, why string, peerCode int) {
+func watch(ctx context.Context, cell *topology.Cell, exits *topology.Exits, client string, l Layout) (code int, why string, peerCode int, judged *PeerExit) {
 	byService := map[string]Peer{}
 	for _, p := range l.Peers {
 		byService[p.Service] = p
@@ -286,18 +301,20 @@ func watch(ctx context.Context, cell *topology.Cell, exits *topology.Exits, clie
 	for {
 		select {
 		case <-ctx.Done():
-			return -1, "", 0
+			return -1, "", 0, nil
 		case <-limit.C:
-			return -1, fmt.Sprintf("timeout: the %s did not finish within %s%s", client, l.Limit, deaths(cell, l.Peers)), 0
+			return -1, fmt.Sprintf("timeout: the %s did not finish within %s%s", client, l.Limit, deaths(cell, l.Peers)), 0, nil
 		case e := <-exits.C():
 			switch {
 			case e.Service == client:
-				return e.Code, lastLook(cell, l.Peers), 0
+				return e.Code, lastLook(cell, l.Peers), 0, nil
 			case e.Service == "sim":
-				return -1, fmt.Sprintf("the sim died (exit %d) while the %s ran", e.Code, client), 0
+				return -1, fmt.Sprintf("the sim died (exit %d) while the %s ran", e.Code, client), 0, nil
+			case byService[e.Service].Judged:
+				return -1, "", 0, &PeerExit{Service: e.Service, Code: e.Code, Words: cell.LastLogLine(e.Service)}
 			case byService[e.Service].finishedWell(strconv.Itoa(e.Code)):
 			default:
-				return -1, peerDied(cell, e.Service, e.Code), e.Code
+				return -1, peerDied(cell, e.Service, e.Code), e.Code, nil
 			}
 		}
 	}
@@ -352,6 +369,24 @@ func diedBeforeFence(ctx context.Context, cell *topology.Cell, exits *topology.E
 		}
 	}
 	return ""
+}
+
+// judgedExits are the Judged peers' deaths: the one watch saw, and any other that exited on its
+// own before the fence (the fence's own stops come after fenceAt).
+func judgedExits(cell *topology.Cell, exits *topology.Exits, peers []Peer, seen *PeerExit, fenceAt time.Time) []PeerExit {
+	var out []PeerExit
+	if seen != nil {
+		out = append(out, *seen)
+	}
+	for _, p := range peers {
+		if !p.Judged || (seen != nil && seen.Service == p.Service) {
+			continue
+		}
+		if code, ok := exits.ExitedBefore(p.Service, fenceAt); ok {
+			out = append(out, PeerExit{Service: p.Service, Code: code, Words: cell.LastLogLine(p.Service)})
+		}
+	}
+	return out
 }
 
 // peerServices are the peers' services: the fence stops them with the client, before the sim.

@@ -104,6 +104,9 @@ func median(xs []float64) float64 {
 // timed it: the median of the same client x server x case, else of the same case, else the
 // case's typical seconds, else defaultCellSeconds.
 func (h History) runSeconds(c PlanCell) (float64, bool) {
+	if c.SetSeconds {
+		return c.TypicalSeconds, false
+	}
 	if xs := h.cell[c.Key()]; len(xs) > 0 {
 		return median(xs), true
 	}
@@ -123,7 +126,10 @@ type PlanCell struct {
 	Why            string  // why it is skipped
 	Policy         Policy  // how often its topology runs and how the runs decide
 	TypicalSeconds float64 // the case's usual wall time when no earlier run timed it; 0: unknown
-	Group          string  // cells that must share a shard (compared with each other); "": alone
+	// SetSeconds: TypicalSeconds is what the run's own flags make the cell last (a fuzz
+	// campaign's --duration), so earlier runs of other lengths do not estimate it.
+	SetSeconds bool
+	Group      string // cells that must share a shard (compared with each other); "": alone
 }
 
 // Plan is what a run will do, printed before its first cell.

@@ -53,6 +53,11 @@ func TestEstimateHistoryBeatsTypical(t *testing.T) {
 	if s, timed := h.runSeconds(estCells[2]); s != 100 || timed {
 		t.Errorf("no history for goodput: typical 100, got %v", s)
 	}
+	set := estCells[0]
+	set.TypicalSeconds, set.SetSeconds = 1800, true
+	if s, timed := h.runSeconds(set); s != 1800 || timed {
+		t.Errorf("a cell whose flags set its length (a 30-minute campaign): 1800, not its earlier runs' time; got %v", s)
+	}
 	p := EstimatePlan(estCells, nil, 1, 1, h)
 	// c x s: 6 + 5 + 100; c x nginx handshake: the case's median over 4, 6, 50, 1000 = 28
 	if p.FromHistory != 3 || p.Wall != 139*time.Second {

@@ -350,11 +350,17 @@ func reassembleH3(t *Trace) []H3Stream {
 		ss := segs[k]
 		sort.SliceStable(ss, func(i, j int) bool { return ss[i].off < ss[j].off })
 		var buf []byte
-		fin := false
+		fin, gap := false, false
+		var seenEnd, finAt uint64
 		for _, s := range ss {
 			end := s.off + uint64(len(s.data))
-			if s.off > uint64(len(buf)) {
-				break // gap
+			seenEnd = max(seenEnd, end)
+			if s.fin {
+				finAt = end
+			}
+			if gap || s.off > uint64(len(buf)) {
+				gap = true // past a gap: only counted
+				continue
 			}
 			if end > uint64(len(buf)) {
 				buf = append(buf, s.data[uint64(len(buf))-s.off:]...)
@@ -362,7 +368,7 @@ func reassembleH3(t *Trace) []H3Stream {
 			fin = fin || (s.fin && end == uint64(len(buf)))
 		}
 		st := parseH3Stream(k.id, buf)
-		st.Dir, st.Conn, st.Fin, st.Raw = k.dir, k.conn, fin, buf
+		st.Dir, st.Conn, st.Fin, st.Raw, st.SeenEnd, st.FinAt = k.dir, k.conn, fin, buf, seenEnd, finAt
 		out = append(out, st)
 	}
 	return out

@@ -251,6 +251,9 @@ type H3Stream struct {
 	Bytes         uint64   // contiguous bytes reassembled from offset 0
 	Truncated     bool     // a gap or an unparseable frame ended the parse early
 	Fin           bool     // the stream's FIN was seen and every byte before it reassembled
+	// Past a gap: the highest offset any STREAM frame reached and where a FIN was seen (0 when
+	// none), so a stream cut short by missing bytes says how much of it the trace does hold.
+	SeenEnd, FinAt uint64
 	// Frames: the HEADERS and SETTINGS frames' payloads in stream order (QPACK field sections,
 	// settings), for the checks that read what a request or a SETTINGS frame said.
 	Frames []H3Frame

@@ -148,6 +148,9 @@ func TestReassembleFin(t *testing.T) {
 		if s.ID != 3 || s.Dir != ServerToClient || s.Conn != 0 || !s.Uni || s.WTSession == nil || *s.WTSession != 0 {
 			t.Errorf("%s: %+v", tc.name, s)
 		}
+		if tc.name == "a gap before FIN" && (s.SeenEnd != 12 || s.FinAt != 12) {
+			t.Errorf("%s: SeenEnd %d FinAt %d, want 12 12 (what the trace holds past the gap)", tc.name, s.SeenEnd, s.FinAt)
+		}
 		if want := strings.TrimPrefix(tc.raw, wt); string(s.WTPayload) != want {
 			t.Errorf("%s: WTPayload %q, want %q", tc.name, s.WTPayload, want)
 		}

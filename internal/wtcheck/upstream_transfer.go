@@ -99,7 +99,7 @@ func checkTransfer(e *Evidence) Result {
 			case answered && a.Fin:
 				pushed(fmt.Sprintf("%s side of bidi stream %d", a.Dir, a.ID), a.Raw, false, f)
 			case answered:
-				partial[f] = fmt.Sprintf("bidi stream %d: %d bytes reassembled, no FIN after them", a.ID, len(a.Raw))
+				partial[f] = fmt.Sprintf("bidi stream %d: %d bytes reassembled, no FIN after them%s", a.ID, len(a.Raw), pastGap(a))
 			default:
 				partial[f] = fmt.Sprintf("bidi stream %d: no answer", s.ID)
 			}
@@ -138,6 +138,19 @@ func checkTransfer(e *Evidence) Result {
 		}
 	}
 	return pass(name, "%d files requested and carried whole on %ss of the session", len(e.Files), transportNoun(e.Stream))
+}
+
+// pastGap says what the trace holds of a stream beyond its first missing byte ("" when nothing):
+// a gap with the FIN after it is bytes the capture or the dissector lost, not bytes never sent.
+func pastGap(s quictrace.H3Stream) string {
+	if s.SeenEnd <= uint64(len(s.Raw)) {
+		return ""
+	}
+	fin := "no FIN"
+	if s.FinAt > 0 {
+		fin = fmt.Sprintf("FIN at %d", s.FinAt)
+	}
+	return fmt.Sprintf("; bytes up to offset %d seen past the gap, %s", s.SeenEnd, fin)
 }
 
 // getName parses a request: "GET <name>" (the name may carry the endpoint's path).

@@ -1,0 +1,136 @@
+package livefuzz
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wirelab/wirelab/internal/capture"
+	"github.com/wirelab/wirelab/internal/jsonfile"
+	"github.com/wirelab/wirelab/internal/lifecycle"
+	"github.com/wirelab/wirelab/internal/matrix"
+	"github.com/wirelab/wirelab/internal/quictrace"
+)
+
+// replayed is the client's replay.json: each input's answer, then the liveness check.
+type replayed struct {
+	Inputs []struct {
+		Signature string `json:"signature"`
+		Handshake bool   `json:"handshake"`
+		Close     *struct {
+			App  bool   `json:"app"`
+			Code uint64 `json:"code"`
+		} `json:"close"`
+	} `json:"inputs"`
+	Liveness string `json:"liveness"`
+}
+
+// replayVerdict is make fuzz-repro's: the cell FAILS when the finding reproduced (the server
+// misbehaved again), with what the oracle saw; an RFC finding is confirmed from the decrypted
+// server-side trace too, not only from what the fuzzing client recorded.
+func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecycle.Evidence) matrix.Result {
+	f := m.replay
+	res := matrix.Result{Result: matrix.Failed}
+	if len(ev.PeerExits) > 0 {
+		pe := ev.PeerExits[0]
+		res.Reason = fmt.Sprintf("reproduced: the server exited %d during the replay: %s", pe.Code, pe.Words)
+		if f.Oracle != "crash" {
+			res.Reason = fmt.Sprintf("the server exited %d during the replay (the finding was %s): %s", pe.Code, f.Oracle, pe.Words)
+		}
+		return res
+	}
+	var rp replayed
+	if err := jsonfile.Read(filepath.Join(ev.Dir, fuzzOut, "replay.json"), &rp); err != nil {
+		res.Reason = fmt.Sprintf("the replay wrote no answers (client exit %d: %s): %v", ev.ClientExit, ev.ClientWords, err)
+		return res
+	}
+	switch f.Oracle {
+	case "crash":
+		return notReproduced(res, "the server kept running")
+	case "liveness":
+		if rp.Liveness != "" {
+			res.Reason = "reproduced: a second connection was not served after the inputs: " + rp.Liveness
+			return res
+		}
+		return notReproduced(res, "a second connection was served")
+	case "rfc":
+		last := rp.Inputs[len(rp.Inputs)-1]
+		trace, err := serverClose(ctx, m, ev.Dir, len(rp.Inputs)-1)
+		if err != nil {
+			res.Reason = "trace: " + err.Error()
+			return res
+		}
+		if last.Close != nil && trace != CodeName(last.Close.App, last.Close.Code) {
+			res.Reason = fmt.Sprintf("the client recorded %s but the decrypted trace shows %s", last.Signature, trace)
+			return res
+		}
+		if last.Signature != f.Observed {
+			return notReproduced(res, fmt.Sprintf("the server answered %s this time (the finding: %s; trace: %s)", last.Signature, f.Observed, trace))
+		}
+		res.Reason = fmt.Sprintf("reproduced: rule %s (%s): want %s, the server answered %s; trace: %s", f.Rule, f.Section, f.Expected, last.Signature, trace)
+		return res
+	}
+	return notReproduced(res, "a "+f.Oracle+" finding is judged over a campaign, not a replay (run make fuzz-live on the target)")
+}
+
+func notReproduced(res matrix.Result, why string) matrix.Result {
+	res.Result, res.Reason = matrix.Succeeded, "did not reproduce: "+why
+	return res
+}
+
+// serverClose reads the sealed server-side trace with the endpoints' keys and names the
+// CONNECTION_CLOSE the server sent on the n-th QUIC connection (0-based, in the order they
+// began), or "no CONNECTION_CLOSE from the server".
+func serverClose(ctx context.Context, m *Matrix, cell string, n int) (string, error) {
+	pcap := filepath.Join(cell, "sim", "trace_node_right.pcap")
+	if _, err := os.Stat(pcap); err != nil {
+		return "", fmt.Errorf("no server-side trace: %v", err)
+	}
+	if err := capture.Verify(filepath.Join(cell, "sim"), "trace_node_right.pcap"); err != nil {
+		return "", fmt.Errorf("incomplete trace: %v", err)
+	}
+	keys, err := capture.MergeKeylogs(cell)
+	if err != nil || keys == "" {
+		return "", fmt.Errorf("no TLS keys to decrypt the trace (%v)", err)
+	}
+	_ = m.traceTool.InjectSecrets(ctx, pcap, keys, filepath.Join(cell, "sim", "trace_node_right.pcapng"))
+	t, err := quictrace.Load(ctx, m.traceTool, pcap, keys, "")
+	if err != nil {
+		return "", err
+	}
+	return closeOnConnection(t, n), nil
+}
+
+// closeOnConnection names the server's CONNECTION_CLOSE on the n-th connection of the trace.
+func closeOnConnection(t *quictrace.Trace, n int) string {
+	var order []int
+	seen := map[int]bool{}
+	for _, d := range t.Datagrams {
+		if !seen[d.Conn] {
+			seen[d.Conn] = true
+			order = append(order, d.Conn)
+		}
+	}
+	if n >= len(order) {
+		return fmt.Sprintf("no connection %d in the trace (%d connections)", n+1, len(order))
+	}
+	conn, undecrypted := order[n], false
+	for _, d := range t.Datagrams {
+		if d.Conn != conn || d.Dir != quictrace.ServerToClient {
+			continue
+		}
+		for _, p := range d.Packets {
+			for _, fr := range p.Frames {
+				if fr.Type == quictrace.FrameConnectionClose || fr.Type == quictrace.FrameApplicationClose {
+					return CodeName(fr.Type == quictrace.FrameApplicationClose, fr.ErrorCode)
+				}
+			}
+			undecrypted = undecrypted || (!p.Decrypted && p.Type == quictrace.Type1RTT)
+		}
+	}
+	if undecrypted {
+		return "no CONNECTION_CLOSE among the server's decrypted packets (some 1-RTT packets did not decrypt)"
+	}
+	return "no CONNECTION_CLOSE from the server"
+}
