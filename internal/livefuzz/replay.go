@@ -3,10 +3,8 @@ package livefuzz
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
-	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/jsonfile"
 	"github.com/wirelab/wirelab/internal/lifecycle"
 	"github.com/wirelab/wirelab/internal/matrix"
@@ -83,19 +81,7 @@ func notReproduced(res matrix.Result, why string) matrix.Result {
 // CONNECTION_CLOSE the server sent on the n-th QUIC connection (0-based, in the order they
 // began), or "no CONNECTION_CLOSE from the server".
 func serverClose(ctx context.Context, m *Matrix, cell string, n int) (string, error) {
-	pcap := filepath.Join(cell, "sim", "trace_node_right.pcap")
-	if _, err := os.Stat(pcap); err != nil {
-		return "", fmt.Errorf("no server-side trace: %v", err)
-	}
-	if err := capture.Verify(filepath.Join(cell, "sim"), "trace_node_right.pcap"); err != nil {
-		return "", fmt.Errorf("incomplete trace: %v", err)
-	}
-	keys, err := capture.MergeKeylogs(cell)
-	if err != nil || keys == "" {
-		return "", fmt.Errorf("no TLS keys to decrypt the trace (%v)", err)
-	}
-	_ = m.traceTool.InjectSecrets(ctx, pcap, keys, filepath.Join(cell, "sim", "trace_node_right.pcapng"))
-	t, err := quictrace.Load(ctx, m.traceTool, pcap, keys, "")
+	t, err := quictrace.LoadCell(ctx, m.traceTool, cell)
 	if err != nil {
 		return "", err
 	}

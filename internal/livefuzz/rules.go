@@ -109,21 +109,25 @@ func LoadRules(path string) ([]*Rule, error) {
 		}
 		seen[r.ID] = true
 		var names []string
-		for j, n := range r.Expect.Transport {
-			c, ok := transportCodes[n]
-			if !ok {
-				return nil, bad(fmt.Sprintf("expect.transport[%d]", j), "%q is not a transport error code of RFC 9000 §20.1", n)
+		for _, kind := range []struct {
+			field string
+			list  []string
+			table map[string]uint64
+			app   bool
+			codes *[]uint64
+			what  string
+		}{
+			{"transport", r.Expect.Transport, transportCodes, false, &r.TransportCodes, "a transport error code of RFC 9000 §20.1"},
+			{"application", r.Expect.Application, applicationCodes, true, &r.ApplicationCodes, "an HTTP/3 or QPACK error code (RFC 9114 §8.1, RFC 9204 §6)"},
+		} {
+			for j, n := range kind.list {
+				c, ok := kind.table[n]
+				if !ok {
+					return nil, bad(fmt.Sprintf("expect.%s[%d]", kind.field, j), "%q is not %s", n, kind.what)
+				}
+				*kind.codes = append(*kind.codes, c)
+				names = append(names, CodeName(kind.app, c))
 			}
-			r.TransportCodes = append(r.TransportCodes, c)
-			names = append(names, CodeName(false, c))
-		}
-		for j, n := range r.Expect.Application {
-			c, ok := applicationCodes[n]
-			if !ok {
-				return nil, bad(fmt.Sprintf("expect.application[%d]", j), "%q is not an HTTP/3 or QPACK error code (RFC 9114 §8.1, RFC 9204 §6)", n)
-			}
-			r.ApplicationCodes = append(r.ApplicationCodes, c)
-			names = append(names, CodeName(true, c))
 		}
 		sort.Strings(names)
 		r.Expected = "CONNECTION_CLOSE with " + strings.Join(names, " or ")

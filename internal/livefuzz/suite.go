@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/wirelab/wirelab/internal/matrix"
@@ -158,18 +157,7 @@ func (m *Matrix) OwnData() bool { return m.replay == nil }
 
 // Images implements suite.Matrix.
 func (m *Matrix) Images() []string {
-	set := map[string]bool{"sim": true, "tshark": true}
-	for _, i := range append([]quicinterop.Impl{m.client}, m.targets...) {
-		if i.Manifest {
-			set[i.Name] = true
-		}
-	}
-	var out []string
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return quicinterop.ImageNames(append([]quicinterop.Impl{m.client}, m.targets...), "sim", "tshark")
 }
 
 // Columns implements suite.Matrix.

@@ -129,8 +129,17 @@ func (m *Matrix) OwnData() bool { return m.ownData }
 // Images implements suite.Matrix: the selected implementations built from images/, the sim,
 // tshark (the trace checks) and the endpoint (the compliance probe's other side, iperf).
 func (m *Matrix) Images() []string {
-	set := map[string]bool{"sim": true, "tshark": true, "endpoint": true}
-	for _, i := range append(append([]Impl(nil), m.clients...), m.servers...) {
+	return ImageNames(append(append([]Impl(nil), m.clients...), m.servers...), "sim", "tshark", "endpoint")
+}
+
+// ImageNames are the images a selection starts: the implementations built from images/ (not
+// those given by reference) and the lab's own tools, sorted, each once.
+func ImageNames(impls []Impl, tools ...string) []string {
+	set := map[string]bool{}
+	for _, t := range tools {
+		set[t] = true
+	}
+	for _, i := range impls {
 		if i.Manifest {
 			set[i.Name] = true
 		}

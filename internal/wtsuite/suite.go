@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 
 	"github.com/wirelab/wirelab/internal/matrix"
 	"github.com/wirelab/wirelab/internal/quicinterop"
@@ -122,18 +121,7 @@ func (m *Matrix) OwnData() bool { return m.ownData }
 
 // Images implements suite.Matrix: the selected implementations, the sim and tshark.
 func (m *Matrix) Images() []string {
-	set := map[string]bool{"sim": true, "tshark": true}
-	for _, i := range append(append([]quicinterop.Impl(nil), m.clients...), m.servers...) {
-		if i.Manifest {
-			set[i.Name] = true
-		}
-	}
-	var out []string
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return quicinterop.ImageNames(append(append([]quicinterop.Impl(nil), m.clients...), m.servers...), "sim", "tshark")
 }
 
 // Columns implements suite.Matrix.

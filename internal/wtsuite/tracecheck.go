@@ -2,12 +2,12 @@ package wtsuite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/wirelab/wirelab/internal/capture"
 	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/tshark"
 	"github.com/wirelab/wirelab/internal/wtcheck"
@@ -20,22 +20,10 @@ func CheckTrace(ctx context.Context, tool *tshark.Tool, cell string, c *Case, in
 	if len(checks) == 0 {
 		return "", nil
 	}
-	pcap := filepath.Join(cell, "sim", "trace_node_right.pcap")
-	if _, err := os.Stat(pcap); err != nil {
-		return "", fmt.Errorf("no server-side trace: %v", err)
+	trace, err := quictrace.LoadCell(ctx, tool, cell)
+	if errors.Is(err, quictrace.ErrNoKeylog) {
+		return fmt.Sprintf("%s: %v", checks[0], err), nil
 	}
-	if err := capture.Verify(filepath.Join(cell, "sim"), "trace_node_right.pcap"); err != nil {
-		return "", fmt.Errorf("incomplete trace: %v", err)
-	}
-	keys, err := capture.MergeKeylogs(cell)
-	if err != nil {
-		return "", err
-	}
-	if keys == "" {
-		return fmt.Sprintf("%s: neither endpoint wrote a TLS keylog (SSLKEYLOGFILE), the trace cannot be decrypted", checks[0]), nil
-	}
-	_ = tool.InjectSecrets(ctx, pcap, keys, filepath.Join(cell, "sim", "trace_node_right.pcapng"))
-	trace, err := quictrace.Load(ctx, tool, pcap, keys, "")
 	if err != nil {
 		return "", err
 	}
