@@ -19,17 +19,18 @@ func TestCloseOnConnection(t *testing.T) {
 	}
 	tr := &quictrace.Trace{Datagrams: []quictrace.Datagram{
 		{Conn: 4, Dir: quictrace.ClientToServer, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: 0x01})}},
-		{Conn: 4, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: quictrace.FrameConnectionClose, ErrorCode: 0x0a})}},
+		{Conn: 4, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: quictrace.FrameConnectionClose, ErrorCode: 0x0a, ClosedFrameType: 0x1e})}},
 		{Conn: 7, Dir: quictrace.ClientToServer, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: 0x01})}},
 		{Conn: 7, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: 0x02})}},
 		{Conn: 9, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt()}},
 		{Conn: 11, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: quictrace.FrameApplicationClose, ErrorCode: 0x104})}},
 	}}
-	for n, want := range []string{"PROTOCOL_VIOLATION (0xa)", "no CONNECTION_CLOSE from the server",
+	for n, want := range []string{"CONNECTION_CLOSE PROTOCOL_VIOLATION (0xa) for frame type 0x1e", "no CONNECTION_CLOSE from the server",
 		"no CONNECTION_CLOSE among the server's decrypted packets (some 1-RTT packets did not decrypt)",
-		"H3_CLOSED_CRITICAL_STREAM (0x104)", "no connection 5 in the trace (4 connections)"} {
-		if got := closeOnConnection(tr, n); got != want {
-			t.Errorf("connection %d: %q, want %q", n, got, want)
+		"CONNECTION_CLOSE (application) H3_CLOSED_CRITICAL_STREAM (0x104)", "no connection 5 in the trace (4 connections)"} {
+		got, cl := closeOnConnection(tr, n)
+		if got != want || (cl != nil) != strings.HasPrefix(want, "CONNECTION_CLOSE") {
+			t.Errorf("connection %d: %q (%v), want %q", n, got, cl, want)
 		}
 	}
 }

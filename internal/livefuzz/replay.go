@@ -17,16 +17,18 @@ type replayed struct {
 		Signature string `json:"signature"`
 		Handshake bool   `json:"handshake"`
 		Close     *struct {
-			App  bool   `json:"app"`
-			Code uint64 `json:"code"`
+			App       bool   `json:"app"`
+			Code      uint64 `json:"code"`
+			FrameType uint64 `json:"frame_type"`
 		} `json:"close"`
 	} `json:"inputs"`
 	Liveness string `json:"liveness"`
 }
 
 // replayVerdict is make fuzz-repro's: the cell FAILS when the finding reproduced (the server
-// misbehaved again), with what the oracle saw; an RFC finding is confirmed from the decrypted
-// server-side trace too, not only from what the fuzzing client recorded.
+// misbehaved again), with what the oracle saw; an answer on the wire (an RFC finding, a
+// CONNECTION_CLOSE's frame type) is confirmed from the decrypted server-side trace too, not only
+// from what the fuzzing client recorded.
 func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecycle.Evidence) matrix.Result {
 	f := m.replay
 	res := matrix.Result{Result: matrix.Failed}
@@ -39,7 +41,7 @@ func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecyc
 		return res
 	}
 	var rp replayed
-	if err := jsonfile.Read(filepath.Join(ev.Dir, fuzzOut, "replay.json"), &rp); err != nil {
+	if err := jsonfile.Read(filepath.Join(ev.Dir, fuzzOut, "replay.json"), &rp); err != nil || len(rp.Inputs) == 0 {
 		res.Reason = fmt.Sprintf("the replay wrote no answers (client exit %d: %s): %v", ev.ClientExit, ev.ClientWords, err)
 		return res
 	}
@@ -52,24 +54,37 @@ func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecyc
 			return res
 		}
 		return notReproduced(res, "a second connection was served")
-	case "rfc":
+	case "rfc", "close-frame-type":
 		last := rp.Inputs[len(rp.Inputs)-1]
-		trace, err := serverClose(ctx, m, ev.Dir, len(rp.Inputs)-1)
+		desc, cl, err := serverClose(ctx, m, ev.Dir, len(rp.Inputs)-1)
 		if err != nil {
 			res.Reason = "trace: " + err.Error()
 			return res
 		}
-		if last.Close != nil && trace != CodeName(last.Close.App, last.Close.Code) {
-			res.Reason = fmt.Sprintf("the client recorded %s but the decrypted trace shows %s", last.Signature, trace)
+		if (last.Close == nil) != (cl == nil) || (cl != nil && (last.Close.App != (cl.Type == quictrace.FrameApplicationClose) || last.Close.Code != cl.ErrorCode)) {
+			res.Reason = fmt.Sprintf("the client recorded %s but the decrypted trace shows %s", last.Signature, desc)
+			return res
+		}
+		if f.Oracle == "close-frame-type" {
+			if cl == nil || cl.Type != quictrace.FrameConnectionClose || knownFrameType(cl.ClosedFrameType) {
+				return notReproduced(res, fmt.Sprintf("the server answered %s this time (trace: %s)", last.Signature, desc))
+			}
+			res.Reason = fmt.Sprintf("reproduced: the trace shows %s, no frame type at all (RFC 9000 §19.19)", desc)
 			return res
 		}
 		if last.Signature != f.Observed {
-			return notReproduced(res, fmt.Sprintf("the server answered %s this time (the finding: %s; trace: %s)", last.Signature, f.Observed, trace))
+			return notReproduced(res, fmt.Sprintf("the server answered %s this time (the finding: %s; trace: %s)", last.Signature, f.Observed, desc))
 		}
-		res.Reason = fmt.Sprintf("reproduced: rule %s (%s): want %s, the server answered %s; trace: %s", f.Rule, f.Section, f.Expected, last.Signature, trace)
+		res.Reason = fmt.Sprintf("reproduced: rule %s (%s): want %s, the server answered %s; trace: %s", f.Rule, f.Section, f.Expected, last.Signature, desc)
 		return res
 	}
 	return notReproduced(res, "a "+f.Oracle+" finding is judged over a campaign, not a replay (run make fuzz-live on the target)")
+}
+
+// knownFrameType: RFC 9000's frame types, DATAGRAM's, and the drafts the lab's stacks speak
+// (IMMEDIATE_ACK, RESET_STREAM_AT, ACK_FREQUENCY), as the client's wire.KNOWN_FRAME_TYPES.
+func knownFrameType(t uint64) bool {
+	return t < 0x20 || t == 0x24 || t == 0x30 || t == 0x31 || t == 0xaf
 }
 
 func notReproduced(res matrix.Result, why string) matrix.Result {
@@ -77,19 +92,20 @@ func notReproduced(res matrix.Result, why string) matrix.Result {
 	return res
 }
 
-// serverClose reads the sealed server-side trace with the endpoints' keys and names the
-// CONNECTION_CLOSE the server sent on the n-th QUIC connection (0-based, in the order they
-// began), or "no CONNECTION_CLOSE from the server".
-func serverClose(ctx context.Context, m *Matrix, cell string, n int) (string, error) {
+// serverClose reads the sealed, decrypted server-side trace and returns the server's
+// CONNECTION_CLOSE on the n-th QUIC connection (0-based, in the order they began) with its
+// description, or nil and why there is none.
+func serverClose(ctx context.Context, m *Matrix, cell string, n int) (string, *quictrace.Frame, error) {
 	t, err := quictrace.LoadCell(ctx, m.traceTool, cell)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return closeOnConnection(t, n), nil
+	desc, cl := closeOnConnection(t, n)
+	return desc, cl, nil
 }
 
-// closeOnConnection names the server's CONNECTION_CLOSE on the n-th connection of the trace.
-func closeOnConnection(t *quictrace.Trace, n int) string {
+// closeOnConnection finds the server's CONNECTION_CLOSE on the n-th connection of the trace.
+func closeOnConnection(t *quictrace.Trace, n int) (string, *quictrace.Frame) {
 	var order []int
 	seen := map[int]bool{}
 	for _, d := range t.Datagrams {
@@ -99,7 +115,7 @@ func closeOnConnection(t *quictrace.Trace, n int) string {
 		}
 	}
 	if n >= len(order) {
-		return fmt.Sprintf("no connection %d in the trace (%d connections)", n+1, len(order))
+		return fmt.Sprintf("no connection %d in the trace (%d connections)", n+1, len(order)), nil
 	}
 	conn, undecrypted := order[n], false
 	for _, d := range t.Datagrams {
@@ -107,16 +123,19 @@ func closeOnConnection(t *quictrace.Trace, n int) string {
 			continue
 		}
 		for _, p := range d.Packets {
-			for _, fr := range p.Frames {
-				if fr.Type == quictrace.FrameConnectionClose || fr.Type == quictrace.FrameApplicationClose {
-					return CodeName(fr.Type == quictrace.FrameApplicationClose, fr.ErrorCode)
+			for i, fr := range p.Frames {
+				switch fr.Type {
+				case quictrace.FrameConnectionClose:
+					return fmt.Sprintf("CONNECTION_CLOSE %s for frame type 0x%x", CodeName(false, fr.ErrorCode), fr.ClosedFrameType), &p.Frames[i]
+				case quictrace.FrameApplicationClose:
+					return "CONNECTION_CLOSE (application) " + CodeName(true, fr.ErrorCode), &p.Frames[i]
 				}
 			}
 			undecrypted = undecrypted || (!p.Decrypted && p.Type == quictrace.Type1RTT)
 		}
 	}
 	if undecrypted {
-		return "no CONNECTION_CLOSE among the server's decrypted packets (some 1-RTT packets did not decrypt)"
+		return "no CONNECTION_CLOSE among the server's decrypted packets (some 1-RTT packets did not decrypt)", nil
 	}
-	return "no CONNECTION_CLOSE from the server"
+	return "no CONNECTION_CLOSE from the server", nil
 }

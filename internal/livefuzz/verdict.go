@@ -23,6 +23,12 @@ type stats struct {
 	LivenessChecks int                `json:"liveness_checks"`
 	Signatures     map[string]int     `json:"signatures"`
 	Rules          map[string]ruleRun `json:"rules"`
+	// CloseFrameType: the server's transport CONNECTION_CLOSEs whose Frame Type was checked,
+	// and those naming no frame type at all (RFC 9000 §19.19)
+	CloseFrameType *struct {
+		Checked int `json:"checked"`
+		Bogus   int `json:"bogus"`
+	} `json:"close_frame_type"`
 }
 
 type ruleRun struct {
@@ -39,6 +45,8 @@ const (
 	subLiveness = "oracle/liveness"
 	subMemory   = "oracle/memory"
 	subCPU      = "oracle/cpu"
+	// a transport CONNECTION_CLOSE's Frame Type names the frame that caused it (RFC 9000 §19.19)
+	subCloseFrameType = "rfc/close-frame-type"
 )
 
 // Verdict implements suite.Matrix: the campaign's findings as sub-cases, each a result and a
@@ -116,6 +124,16 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 			why += fmt.Sprintf(": sent %s, want %s, got %s (%s; make fuzz-repro FINDING=%s)", f.Frame, f.Expected, f.Observed, f.Section, f.Dir)
 		}
 		res.Subs = append(res.Subs, sub("rfc/"+id, true, why))
+	}
+	if cf := st.CloseFrameType; cf != nil && cf.Checked > 0 {
+		why := fmt.Sprintf("every one of %d transport CONNECTION_CLOSEs named a frame type", cf.Checked)
+		if cf.Bogus > 0 {
+			why = fmt.Sprintf("%d of %d transport CONNECTION_CLOSEs named no frame type at all (RFC 9000 §19.19)", cf.Bogus, cf.Checked)
+			if f := firstOf(all, "close-frame-type"); f != nil {
+				why += ": " + f.Observed + " (make fuzz-repro FINDING=" + f.Dir + ")"
+			}
+		}
+		res.Subs = append(res.Subs, sub(subCloseFrameType, cf.Bogus > 0, why))
 	}
 	res.Values = []float64{st.InputsPerSec}
 	n := len(findings(ev.Dir))

@@ -172,3 +172,24 @@ func TestReplayVerdict(t *testing.T) {
 		t.Errorf("hang again: %s (%s)", r.Result, r.Reason)
 	}
 }
+
+// A transport CONNECTION_CLOSE naming no frame type fails rfc/close-frame-type; closes that
+// all named one pass it.
+func TestVerdictCloseFrameType(t *testing.T) {
+	m := testMatrix(t)
+	ok := &resources{Measured: true, Memory: topology.MemorySamples{Samples: 2}}
+	for _, tc := range []struct {
+		bogus int
+		want  string
+	}{{0, matrix.Succeeded}, {3, matrix.Failed}} {
+		st := stats{}
+		st.CloseFrameType = &struct {
+			Checked int `json:"checked"`
+			Bogus   int `json:"bogus"`
+		}{Checked: 40, Bogus: tc.bogus}
+		s := subsOf(m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: campaignDir(t, st, ok, nil)}))[subCloseFrameType]
+		if s.Result != tc.want {
+			t.Errorf("%d bogus of 40: %s (%s), want %s", tc.bogus, s.Result, s.Reason, tc.want)
+		}
+	}
+}

@@ -264,6 +264,7 @@ func parseFrame(f map[string]any) Frame {
 		fr.Data = parseHex(str(f, "quic.path_response.data"))
 	case fr.Type == FrameConnectionClose:
 		fr.ErrorCode, _ = parseUint(str(f, "quic.cc.error_code"))
+		fr.ClosedFrameType, _ = parseUint(str(f, "quic.cc.frame_type"))
 	case fr.Type == FrameApplicationClose:
 		fr.ErrorCode, _ = parseUint(str(f, "quic.cc.error_code.app"))
 	case fr.Type == FrameCrypto:

@@ -179,8 +179,9 @@ type Frame struct {
 	ECT0, ECT1, CE uint64
 	// MAX_STREAMS (0x12, 0x13): the new cumulative stream limit.
 	MaxStreams uint64
-	// CONNECTION_CLOSE (0x1c transport, 0x1d application): the error code.
-	ErrorCode uint64
+	// CONNECTION_CLOSE (0x1c transport, 0x1d application): the error code, and for 0x1c the
+	// type of the frame that triggered it (RFC 9000 §19.19).
+	ErrorCode, ClosedFrameType uint64
 }
 
 // ProbeOnly reports whether the packet carries only PING and PADDING frames (e.g. a PMTU probe).

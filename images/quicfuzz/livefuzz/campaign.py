@@ -42,7 +42,28 @@ class Campaign:
         sig = session.signature(out)
         self.stats["signatures"][sig] = self.stats["signatures"].get(sig, 0) + 1
         out["judged"] = self.judge(inp, out)
+        self.check_close_frame_type(inp, out)
         return out
+
+    def check_close_frame_type(self, inp: dict, out: dict):
+        """RFC 9000 §19.19: a transport CONNECTION_CLOSE's Frame Type is the type of the frame
+        that triggered the error, 0 when unknown. A value that is no frame type at all (neither
+        RFC 9000's, DATAGRAM's, nor one the input sent as raw bytes) is garbage on the wire."""
+        c = out.get("close")
+        if not c or c["app"] or c.get("frame_type") is None:
+            return
+        st = self.stats.setdefault("close_frame_type", {"checked": 0, "bogus": 0})
+        st["checked"] += 1
+        sent = {wire.read_varint(wire.unhex(f.get("hex", "")))[0] for _, f in rules.ordered(inp) if f["t"] == "RAW"}
+        ft = c["frame_type"]
+        if ft in wire.KNOWN_FRAME_TYPES or ft in sent:
+            return
+        st["bogus"] += 1
+        d = self.store.finding("close-frame-type", "not a frame type", {
+            "section": "RFC 9000 §19.19", "observed": "CONNECTION_CLOSE 0x%x with Frame Type 0x%x, which is no frame type the client sent or QUIC defines" % (c["code"], ft),
+            "must": "Frame Type: A variable-length integer encoding the type of frame that triggered the error. A value of 0 (equivalent to the mention of the PADDING frame) is used when the frame type is unknown.",
+            "target": self.cfg.get("target", ""), "campaign": self.cfg.get("campaign", ""), "alpn": self.alpn}, [inp])
+        st.setdefault("first", os.path.basename(d))
 
     def judge(self, inp: dict, out: dict):
         """The RFC oracle: the rules the input breaks, and whether the server closed with a

@@ -23,7 +23,7 @@ class Coverage:
         elif out.get("close") and not out["close"]["app"] and out["close"]["frame_type"] is not None:
             # a transport close names the frame type it closed on (RFC 9000 §19.19)
             ft = out["close"]["frame_type"]
-            name = "STREAM" if 0x08 <= ft <= 0x0F else NAMES.get(ft, "0x%x" % ft)
+            name = "STREAM" if 0x08 <= ft <= 0x0F else NAMES.get(ft, "0x%x" % ft if ft < 1 << 16 else "frame type past 0xffff")
             state = next((s for s, n, _ in frames if n == name), "established")
             new |= self._count(state, name, sig)
         elif out.get("close"):

@@ -34,6 +34,9 @@ FIELDS = {
 }
 
 MAX_VARINT = (1 << 62) - 1
+# Every frame type a CONNECTION_CLOSE may name: RFC 9000's 0x00-0x1e, DATAGRAM's (RFC 9221), and
+# the drafts the lab's stacks implement (IMMEDIATE_ACK 0x1f, RESET_STREAM_AT 0x24, ACK_FREQUENCY 0xaf).
+KNOWN_FRAME_TYPES = set(range(0x00, 0x20)) | {0x24, 0x30, 0x31, 0xAF}
 
 # HTTP/3 (RFC 9114 §7.2, §11.2.1) and the types HTTP/2 used that HTTP/3 reserves (§7.2.8).
 H3_FRAMES = {"DATA": 0x00, "HEADERS": 0x01, "CANCEL_PUSH": 0x03, "SETTINGS": 0x04,
