@@ -1,6 +1,7 @@
 """State coverage: which frame types the server accepted, or closed on (and with which code),
 in which connection state — during the handshake (Initial and Handshake packets) or once
-established (1-RTT). A first-seen (state, frame, answer) keeps its input in the corpus."""
+established (1-RTT). A first-seen (state, frame, answer) or (frame, next frame, kind of answer)
+keeps its input in the corpus."""
 from . import rules, session, wire
 
 STATE = {"initial": "handshake", "handshake": "handshake", "1rtt": "established"}
@@ -28,9 +29,12 @@ class Coverage:
             new |= self._count(state, name, sig)
         elif out.get("close"):
             new |= self._count("established", "h3/qpack", sig)
+        # consecutive frames with the answer's kind (not its exact code: that would keep nearly
+        # every input, and the (state, frame, code) triples above already key on codes)
+        kind = sig.split(":")[0]
         pairs = {(a[1], b[1]) for a, b in zip(frames, frames[1:])}
         for a, b in pairs:
-            k = ("pair", a, b, sig)
+            k = ("pair", a, b, kind)
             if k not in self.keys:
                 self.keys.add(k)
                 new = True

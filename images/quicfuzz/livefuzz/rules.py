@@ -41,6 +41,7 @@ class Server:
         self.max_stream_data_bidi = p.get("max_stream_data_bidi_remote") or 0
         self.max_stream_data_uni = p.get("max_stream_data_uni") or 0
         self.max_datagram = p.get("max_datagram_frame_size") or 0
+        self.max_data = p.get("max_data") or 0
         self.settings = settings  # None: the server's SETTINGS did not arrive
 
 
@@ -85,6 +86,7 @@ class _Model:
     def __init__(self, srv: Server):
         self.srv = srv
         self.sent = {}  # stream id -> bytes sent contiguously from offset 0
+        self.highest = {}  # stream id -> the highest offset sent on it (connection flow control)
         self.fin = set()
         self.types = {}  # client uni stream id -> its stream type
         self.critical = {}  # stream type -> stream id
@@ -92,6 +94,8 @@ class _Model:
 
     def frame(self, epoch, f):
         t = f["t"]
+        if t in ("CONNECTION_CLOSE", "APPLICATION_CLOSE"):
+            return UNCERTAIN, ""  # the input closes the connection itself: the server drains
         if epoch != "1rtt":
             if t == "RAW":
                 # an unknown type breaks two rules at once; other bytes are not modelled
@@ -188,9 +192,17 @@ class _Model:
         r = self.client_stream(sid)
         if r:
             return r
+        final = f.get("final_size", 0)
+        limit = self.srv.max_stream_data_uni if sid & 2 else self.srv.max_stream_data_bidi
+        if final > 16 * limit + (1 << 20):
+            # a final size counts against flow control (RFC 9000 §4.5, §4.1) whatever the stream
+            rules = ("stream-flow-control-exceeded",) + (("h3-critical-stream-closed",) if sid in self.critical.values() else ())
+            return VIOLATION, rules
+        if final != self.sent.get(sid, 0) or sid in self.fin or self.highest.get(sid, 0) > final:
+            return UNCERTAIN, ""  # a final size that changes or cuts sent data: SHOULD (FINAL_SIZE_ERROR)
         if sid in self.critical.values():
             return VIOLATION, "h3-critical-stream-closed"
-        return (ALLOWED, "") if f.get("final_size", 0) == self.sent.get(sid, 0) and sid not in self.fin else (UNCERTAIN, "")
+        return ALLOWED, ""
 
     def f_stop_sending(self, f):
         sid = f.get("stream_id", 0)
@@ -231,6 +243,11 @@ class _Model:
         if end > limit:
             # MAX_STREAM_DATA may be in flight: only far past the window is certain
             return (VIOLATION, "stream-flow-control-exceeded") if end > 16 * limit + (1 << 20) else (UNCERTAIN, "")
+        self.highest[sid] = max(self.highest.get(sid, 0), end)
+        total = sum(self.highest.values())
+        if self.srv.max_data and total > self.srv.max_data:
+            # the connection's window (RFC 9000 §4.1) counts every stream's highest offset
+            return (VIOLATION, "stream-flow-control-exceeded") if total > 16 * self.srv.max_data + (1 << 20) else (UNCERTAIN, "")
         if sid in self.fin or off != self.sent.get(sid, 0):
             return UNCERTAIN, ""  # past a final size (SHOULD) or out of order: not modelled
         self.sent[sid] = end
@@ -307,7 +324,12 @@ class _Model:
                 if any(k in H2_SETTINGS for k in ids):
                     found.append("h3-http2-setting")
                 if any(int(k) == 0x33 and int(v) > 1 for k, v in fr.get("pairs", [])):
-                    found.append("h3-datagram-setting-value")
+                    # only a server that implements RFC 9297 (it sent H3_DATAGRAM itself) knows the
+                    # setting; to any other it is unknown, and unknown settings MUST be ignored
+                    if self.srv.settings is None:
+                        return UNCERTAIN, ""
+                    if 0x33 in self.srv.settings:
+                        found.append("h3-datagram-setting-value")
                 if any(int(k) == 0x08 and int(v) > 1 for k, v in fr.get("pairs", [])):
                     return UNCERTAIN, ""  # ENABLE_CONNECT_PROTOCOL other than 0/1: not modelled
                 if len(set(ids)) != len(ids):

@@ -61,7 +61,7 @@ class SeedsTest(unittest.TestCase):
     def test_each_seed_is_judged_as_named(self):
         for name, inp in seeds.all_seeds().items():
             srv = rules.Server({"max_streams_bidi": 100, "max_streams_uni": 100, "max_stream_data_bidi_remote": 1 << 20,
-                                "max_stream_data_uni": 1 << 20}, {1: 0}, inp["alpn"])
+                                "max_stream_data_uni": 1 << 20, "max_data": 1 << 22}, {1: 0, 0x33: 1}, inp["alpn"])
             status, rule, _, frame = rules.judge(inp, srv)
             s = short(name)
             with self.subTest(seed=name):
@@ -74,6 +74,28 @@ class SeedsTest(unittest.TestCase):
 
     def test_every_rule_has_a_seed(self):
         self.assertEqual(set(WANT.values()), rules.RULE_IDS)
+
+    def test_a_setting_the_server_does_not_know_is_ignored(self):
+        # H3_DATAGRAM = 2 breaks RFC 9297 for a server that speaks it; to one that never sent the
+        # setting it is an unknown identifier, which RFC 9114 §7.2.4 says to ignore
+        inp = seeds.all_seeds()["h3-datagram-setting-2"]
+        params = {"max_streams_bidi": 100, "max_streams_uni": 100, "max_stream_data_uni": 1 << 20, "max_stream_data_bidi_remote": 1 << 20}
+        self.assertEqual(rules.judge(inp, rules.Server(params, {1: 0, 0x33: 1}))[:2], (rules.VIOLATION, "h3-datagram-setting-value"))
+        self.assertEqual(rules.judge(inp, rules.Server(params, {1: 0}))[0], rules.ALLOWED)
+        self.assertEqual(rules.judge(inp, rules.Server(params, None))[0], rules.UNCERTAIN)
+
+    def test_the_connection_window_counts_every_stream(self):
+        params = {"max_streams_bidi": 100, "max_streams_uni": 100, "max_stream_data_bidi_remote": 1 << 20, "max_stream_data_uni": 1 << 20, "max_data": 1000}
+        inp = seeds.with_frames("h3", [{"t": "STREAM", "stream_id": 4, "data": "00" * 100, "offset": 900},
+                                       {"t": "STREAM", "stream_id": 8, "data": "00" * 100, "offset": 900}])
+        self.assertEqual(rules.judge(inp, rules.Server(params, {1: 0}))[0], rules.UNCERTAIN)
+        far = seeds.with_frames("h3", [{"t": "STREAM", "stream_id": 4, "data": "00", "offset": 1 << 30}])
+        self.assertEqual(rules.judge(far, rules.Server(dict(params, max_stream_data_bidi_remote=1 << 40), {1: 0}))[:2],
+                         (rules.VIOLATION, "stream-flow-control-exceeded"))
+
+    def test_the_inputs_own_close_is_never_judged(self):
+        inp = seeds.with_frames("h3", [{"t": "APPLICATION_CLOSE", "code": 0, "reason": ""}], epoch="initial")
+        self.assertEqual(rules.judge(inp, rules.Server({"max_streams_bidi": 100}, {1: 0}))[0], rules.UNCERTAIN)
 
     def test_a_server_limit_moves_the_verdict(self):
         # the same frame is no violation for a server that allows that many streams
