@@ -83,7 +83,7 @@ func composeImages(t *testing.T) map[string][]string {
 func expectedRefs(t *testing.T, ms []*manifest.Manifest) map[string][]string {
 	t.Helper()
 	want := composeImages(t)
-	for _, s := range []string{"quic", "h2", "grpcweb", "webtransport"} {
+	for _, s := range []string{"quic", "h2", "grpcweb", "webtransport", "fuzz-live"} { // fuzz-live: a replay reads its trace
 		want[s] = append(want[s], tshark.Image)
 	}
 	want["quic"] = append(want["quic"], "wirelab/endpoint:latest") // quicinterop's complianceProbes
