@@ -18,9 +18,12 @@ class Coverage:
         new = False
         sig = session.signature(out)
         frames = [(STATE[e], wire.frame_name(f), f) for e, f in rules.ordered(inp)]
-        if out.get("alive"):
+        if sig == "alive":  # every packet that carried the input acknowledged, the connection kept
             for state, name, f in frames:
                 new |= self._count(state, self._detail(name, f), "accepted")
+        elif sig == "dropped":  # kept the connection but discarded a packet of the input
+            for state, name, f in frames:
+                new |= self._count(state, self._detail(name, f), "dropped")
         elif out.get("close") and not out["close"]["app"] and out["close"]["frame_type"] is not None:
             # a transport close names the frame type it closed on (RFC 9000 §19.19)
             ft = out["close"]["frame_type"]
