@@ -32,10 +32,11 @@ type stats struct {
 }
 
 type ruleRun struct {
-	Tried       int    `json:"tried"`
-	Held        int    `json:"held"`
-	Broken      int    `json:"broken"`
-	FirstBroken string `json:"first_broken"`
+	Tried       int            `json:"tried"`
+	Held        int            `json:"held"`
+	Broken      int            `json:"broken"`
+	FirstBroken string         `json:"first_broken"`
+	Answers     map[string]int `json:"answers"` // what the server answered the inputs that broke the rule
 }
 
 // Oracle sub-cases every campaign reports (the RFC rules add one each, the seeds' comparison
@@ -119,9 +120,16 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 			res.Subs = append(res.Subs, sub("rfc/"+id, false, fmt.Sprintf("held in %d of %d inputs", rr.Held, rr.Tried)))
 			continue
 		}
-		why := fmt.Sprintf("broken in %d of %d inputs", rr.Broken, rr.Tried)
-		if f := byRule[id]; f != nil {
-			why += fmt.Sprintf(": sent %s, want %s, got %s (%s; make fuzz-repro FINDING=%s)", f.Frame, f.Expected, f.Observed, f.Section, f.Dir)
+		// the reason starts with what stays from run to run (the rule's demand, the kinds of
+		// answer), so the baseline's signature of it holds; the example input comes last
+		f := byRule[id]
+		why := ""
+		if f != nil {
+			why = "want " + f.Expected + ", "
+		}
+		why += "answered " + answerKinds(rr.Answers, f) + fmt.Sprintf(": broken in %d of %d inputs", rr.Broken, rr.Tried)
+		if f != nil {
+			why += fmt.Sprintf("; e.g. sent %s, got %s (%s; make fuzz-repro FINDING=%s)", f.Frame, f.Observed, f.Section, f.Dir)
 		}
 		res.Subs = append(res.Subs, sub("rfc/"+id, true, why))
 	}
@@ -151,6 +159,28 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 	res.BySubs = true
 	res.Reason = fmt.Sprintf("%d of %d oracles and rules failed: %s", len(failed), len(res.Subs), strings.Join(failed, ", "))
 	return res
+}
+
+// answerKinds lists what the server answered the inputs that broke a rule, most frequent first
+// ("alive, dropped"); the example finding's answer when the client counted none.
+func answerKinds(answers map[string]int, f *Finding) string {
+	if len(answers) == 0 {
+		if f != nil {
+			return f.Observed
+		}
+		return "otherwise"
+	}
+	kinds := make([]string, 0, len(answers))
+	for k := range answers {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if answers[kinds[i]] != answers[kinds[j]] {
+			return answers[kinds[i]] > answers[kinds[j]]
+		}
+		return kinds[i] < kinds[j]
+	})
+	return strings.Join(kinds, ", ")
 }
 
 func firstOf(fs []*Finding, oracle string) *Finding {

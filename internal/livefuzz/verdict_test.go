@@ -128,12 +128,12 @@ func TestVerdictFindings(t *testing.T) {
 		}
 	})
 	t.Run("rule", func(t *testing.T) {
-		dir := campaignDir(t, stats{Rules: map[string]ruleRun{"client-new-token": {Tried: 5, Held: 2, Broken: 3}}},
+		dir := campaignDir(t, stats{Rules: map[string]ruleRun{"client-new-token": {Tried: 5, Held: 2, Broken: 3, Answers: map[string]int{"alive": 1, "dropped": 2}}}},
 			&resources{Measured: true, Memory: topology.MemorySamples{Samples: 2}},
 			map[string]Finding{"rfc-1": {Oracle: "rfc", Rule: "client-new-token", Target: "nginx", ALPN: "h3", Frame: "NEW_TOKEN in a 1rtt packet",
 				Expected: "CONNECTION_CLOSE with PROTOCOL_VIOLATION (0xa)", Observed: "alive", Section: "RFC 9000 §19.7"}})
 		s := subsOf(m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: dir}))["rfc/client-new-token"]
-		if s.Result != matrix.Failed || !strings.Contains(s.Reason, "broken in 3 of 5") || !strings.Contains(s.Reason, "got alive") {
+		if s.Result != matrix.Failed || !strings.HasPrefix(s.Reason, "want CONNECTION_CLOSE with PROTOCOL_VIOLATION (0xa), answered dropped, alive: broken in 3 of 5") || !strings.Contains(s.Reason, "got alive") {
 			t.Errorf("rule: %s (%s)", s.Result, s.Reason)
 		}
 	})

@@ -97,6 +97,9 @@ class Campaign:
         st = self.stats["rules"].setdefault(rule, {"tried": 0, "held": 0, "broken": 0})
         st["tried"] += 1
         st["held" if held else "broken"] += 1
+        if not held:
+            answers = st.setdefault("answers", {})
+            answers[observed] = answers.get(observed, 0) + 1
         v = {"rule": rule, "held": held, "frame": name, "index": idx, "observed": observed}
         if not held:
             also = ["%s (frame %d, %s)" % (o, i, n) for o, i, n in found[1:]]
