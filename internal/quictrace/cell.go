@@ -15,9 +15,9 @@ import (
 var ErrNoKeylog = errors.New("neither endpoint wrote a TLS keylog (SSLKEYLOGFILE), the trace cannot be decrypted")
 
 // LoadCell reads a fenced cell's sealed server-side trace (sim/trace_node_right.pcap), decrypted
-// with both endpoints' keylogs merged into the cell's keys.log, and leaves the pcapng with the
-// secrets in it beside the pcap for Wireshark. An unsealed trace is an error: a verdict reads
-// complete evidence only.
+// with both endpoints' keylogs merged into the cell's keys.log, every stream byte exact
+// (LoadExact), and leaves the pcapng with the secrets in it beside the pcap for Wireshark. An
+// unsealed trace is an error: a verdict reads complete evidence only.
 func LoadCell(ctx context.Context, tool *tshark.Tool, cell string) (*Trace, error) {
 	pcap := filepath.Join(cell, "sim", "trace_node_right.pcap")
 	if _, err := os.Stat(pcap); err != nil {
@@ -34,5 +34,5 @@ func LoadCell(ctx context.Context, tool *tshark.Tool, cell string) (*Trace, erro
 		return nil, ErrNoKeylog
 	}
 	_ = tool.InjectSecrets(ctx, pcap, keys, filepath.Join(cell, "sim", "trace_node_right.pcapng"))
-	return Load(ctx, tool, pcap, keys, "")
+	return LoadExact(ctx, tool, pcap, keys)
 }

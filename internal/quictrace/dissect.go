@@ -27,6 +27,14 @@ func DecodeAs() []string {
 		"-d", "udp.port==" + strconv.Itoa(PreferredAddressPort) + ",quic"}
 }
 
+// FramesOnlyArgs is the pass that reads QUIC frames without tshark's HTTP/3 dissector: on
+// stream bytes that are not HTTP/3 (a WebTransport stream's payload, a fuzzer's frames) that
+// dissector can throw ("New fragment past old data limits") and tshark then drops the rest of the
+// packet's frames, so a stream's bytes read back with a hole the endpoints never saw.
+func FramesOnlyArgs() []string {
+	return append(DecodeAs(), "--disable-protocol", "http3", "-T", "json", "--no-duplicate-keys", "-J", "frame ip ipv6 udp quic")
+}
+
 // TsharkArgs is what follows tshark's input options (see tshark.Tool.Exec) in the pass Parse
 // reads: the lab's ports decoded as QUIC, printed as one JSON tree per datagram, only those that
 // match filter when it is not empty.

@@ -58,6 +58,7 @@ func Parse(r io.Reader) (*Trace, error) {
 		return nil, fmt.Errorf("parse tshark json: unterminated array: %w", err)
 	}
 	directByServerAddress(t)
+	t.sections = sections
 	t.H3Streams = reassembleH3(t)
 	attachHeaderSections(t.H3Streams, sections)
 	return t, nil

@@ -126,6 +126,8 @@ type Trace struct {
 	// LongHeadersOnly: tshark printed only the datagrams with a long-header packet
 	// (LongHeaderFilter), enough for the checks that read only those (quiccheck.LongHeaders).
 	LongHeadersOnly bool
+	// sections: what tshark decoded of each HEADERS frame, by payload (attachHeaderSections)
+	sections map[string][]HeaderField
 }
 
 // Datagram is one UDP datagram that carried QUIC.
