@@ -1,14 +1,8 @@
 package livefuzz
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/wirelab/wirelab/internal/quicinterop"
 )
@@ -37,13 +31,11 @@ func LoadCampaigns(path string) (*Campaigns, error) {
 		return nil, err
 	}
 	var doc Campaigns
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	bad := func(field, format string, a ...any) error {
 		return &quicinterop.CaseError{File: path, Field: field, Msg: fmt.Sprintf(format, a...)}
 	}
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, bad("campaigns", "%s", strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", "; "))
+	if err := quicinterop.DecodeStrict(path, data, "campaigns", &doc); err != nil {
+		return nil, err
 	}
 	if len(doc.Campaigns) == 0 {
 		return nil, bad("campaigns", "no campaigns")

@@ -6,16 +6,11 @@
 package livefuzz
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"sort"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/wirelab/wirelab/internal/quicinterop"
 )
@@ -84,10 +79,8 @@ func LoadRules(path string) ([]*Rule, error) {
 	var doc struct {
 		Rules []*Rule `yaml:"rules"`
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, &quicinterop.CaseError{File: path, Field: "rules", Msg: strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", "; ")}
+	if err := quicinterop.DecodeStrict(path, data, "rules", &doc); err != nil {
+		return nil, err
 	}
 	if len(doc.Rules) == 0 {
 		return nil, &quicinterop.CaseError{File: path, Field: "rules", Msg: "no rules"}

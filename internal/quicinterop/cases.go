@@ -230,3 +230,14 @@ func (c Check) Holds(v int) bool {
 	}
 	return true
 }
+
+// DecodeStrict decodes a YAML data file into out, refusing fields out does not have; a problem
+// is one line naming the file and field (the document's top-level key the caller names).
+func DecodeStrict(path string, data []byte, field string, out any) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(out); err != nil && !errors.Is(err, io.EOF) {
+		return &CaseError{File: path, Field: field, Msg: strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", "; ")}
+	}
+	return nil
+}

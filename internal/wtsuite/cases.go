@@ -4,18 +4,13 @@
 package wtsuite
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/wirelab/wirelab/internal/quicinterop"
 	"github.com/wirelab/wirelab/internal/wtcheck"
@@ -85,10 +80,8 @@ func ParseCases(path string, data []byte) ([]*Case, error) {
 	var doc struct {
 		Cases []*Case `yaml:"cases"`
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, &quicinterop.CaseError{File: path, Field: "cases", Msg: strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", "; ")}
+	if err := quicinterop.DecodeStrict(path, data, "cases", &doc); err != nil {
+		return nil, err
 	}
 	if len(doc.Cases) == 0 {
 		return nil, &quicinterop.CaseError{File: path, Field: "cases", Msg: "no test cases"}
