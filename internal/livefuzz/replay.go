@@ -54,6 +54,18 @@ func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecyc
 			return res
 		}
 		return notReproduced(res, "a second connection was served")
+	case "cpu":
+		// the lifecycle's Finished hook measured the server once the replay's client stopped
+		var res2 resources
+		if err := jsonfile.Read(filepath.Join(ev.Dir, resourcesFile), &res2); err != nil || !res2.Measured {
+			res.Reason = fmt.Sprintf("the server's idle CPU was not measured (%v)", err)
+			return res
+		}
+		if res2.IdleCPU > m.bounds.IdleCPULimit {
+			res.Reason = fmt.Sprintf("reproduced: %.2f cores busy in the %s after the replay's inputs (bound %g)", res2.IdleCPU, idleWindow, m.bounds.IdleCPULimit)
+			return res
+		}
+		return notReproduced(res, fmt.Sprintf("%.2f cores busy after the inputs (bound %g)", res2.IdleCPU, m.bounds.IdleCPULimit))
 	case "rfc", "close-frame-type":
 		last := rp.Inputs[len(rp.Inputs)-1]
 		desc, cl, err := serverClose(ctx, m, ev.Dir, len(rp.Inputs)-1)

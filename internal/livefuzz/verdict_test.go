@@ -166,6 +166,15 @@ func TestReplayVerdict(t *testing.T) {
 	if r := m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: dir}); r.Result != matrix.Succeeded || !strings.HasPrefix(r.Reason, "did not reproduce") {
 		t.Errorf("no crash: %s (%s)", r.Result, r.Reason)
 	}
+	m.replay = &Finding{Oracle: "cpu", Target: "ngtcp2"}
+	_ = jsonfile.Write(filepath.Join(dir, resourcesFile), resources{Measured: true, IdleCPU: 0.98})
+	if r := m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: dir}); r.Result != matrix.Failed || !strings.HasPrefix(r.Reason, "reproduced: 0.98 cores") {
+		t.Errorf("spin again: %s (%s)", r.Result, r.Reason)
+	}
+	_ = jsonfile.Write(filepath.Join(dir, resourcesFile), resources{Measured: true, IdleCPU: 0.01})
+	if r := m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: dir}); r.Result != matrix.Succeeded {
+		t.Errorf("idle: %s (%s)", r.Result, r.Reason)
+	}
 	m.replay = &Finding{Oracle: "liveness", Target: "nginx"}
 	_ = jsonfile.Write(filepath.Join(dir, fuzzOut, "replay.json"), map[string]any{"inputs": []any{map[string]any{"signature": "silent"}}, "liveness": "no handshake within 5 s"})
 	if r := m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: dir}); r.Result != matrix.Failed || !strings.Contains(r.Reason, "no handshake") {
