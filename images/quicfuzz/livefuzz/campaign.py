@@ -52,11 +52,12 @@ class Campaign:
         c = out.get("close")
         if not c or c["app"] or c.get("frame_type") is None:
             return
+        if any(f["t"] == "RAW" for _, f in rules.ordered(inp)):
+            return  # raw bytes may be read as any frame type once a length in them is off
         st = self.stats.setdefault("close_frame_type", {"checked": 0, "bogus": 0})
         st["checked"] += 1
-        sent = {wire.read_varint(wire.unhex(f.get("hex", "")))[0] for _, f in rules.ordered(inp) if f["t"] == "RAW"}
         ft = c["frame_type"]
-        if ft in wire.KNOWN_FRAME_TYPES or ft in sent:
+        if ft in wire.KNOWN_FRAME_TYPES:
             return
         st["bogus"] += 1
         d = self.store.finding("close-frame-type", "not a frame type", {

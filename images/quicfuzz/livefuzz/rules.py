@@ -14,7 +14,7 @@ CRITICAL = {0x00: "control", 0x02: "qpack-encoder", 0x03: "qpack-decoder"}
 
 RULE_IDS = {
     "frame-not-allowed-in-packet-type", "unknown-frame-type", "client-handshake-done",
-    "client-new-token", "stream-on-send-only-or-uncreated", "reset-stream-on-send-only",
+    "client-new-token", "new-token-empty", "stream-on-send-only-or-uncreated", "reset-stream-on-send-only",
     "stop-sending-on-receive-only-or-uncreated", "max-stream-data-on-receive-only-or-uncreated",
     "stream-data-blocked-on-send-only", "stream-limit-exceeded", "max-streams-over-2-60",
     "streams-blocked-over-2-60", "stream-offset-over-2-62", "stream-flow-control-exceeded",
@@ -142,8 +142,12 @@ class _Model:
 
     f_ping = f_padding
     f_max_data = f_padding
-    f_data_blocked = f_padding
     f_path_challenge = f_padding
+
+    def f_data_blocked(self, f):
+        # blocked at a limit the server never granted: no MUST, but a server may call it a
+        # flow-control error (ngtcp2 does), so it is not judged
+        return (ALLOWED, "") if f.get("limit", 0) <= self.srv.max_data else (UNCERTAIN, "")
 
     def f_raw(self, f):
         b = wire.unhex(f.get("hex", ""))
@@ -156,6 +160,8 @@ class _Model:
         return VIOLATION, "client-handshake-done"
 
     def f_new_token(self, f):
+        if not wire.unhex(f.get("token", "")):
+            return VIOLATION, ("client-new-token", "new-token-empty")
         return VIOLATION, "client-new-token"
 
     def f_max_streams_bidi(self, f):
@@ -163,10 +169,15 @@ class _Model:
 
     f_max_streams_uni = f_max_streams_bidi
 
-    def f_streams_blocked_bidi(self, f):
-        return (VIOLATION, "streams-blocked-over-2-60") if f.get("limit", 0) > 1 << 60 else (ALLOWED, "")
+    def f_streams_blocked_bidi(self, f, granted=None):
+        limit = f.get("limit", 0)
+        if limit > 1 << 60:
+            return VIOLATION, "streams-blocked-over-2-60"
+        granted = self.srv.max_streams_bidi if granted is None else granted
+        return (ALLOWED, "") if limit <= granted else (UNCERTAIN, "")  # past what was granted: see DATA_BLOCKED
 
-    f_streams_blocked_uni = f_streams_blocked_bidi
+    def f_streams_blocked_uni(self, f):
+        return self.f_streams_blocked_bidi(f, self.srv.max_streams_uni)
 
     def f_new_connection_id(self, f):
         n = f.get("cid_len", len(wire.unhex(f.get("cid", ""))))
@@ -224,7 +235,10 @@ class _Model:
         if sid & 1:
             return (VIOLATION, "stream-data-blocked-on-send-only") if sid & 2 else (UNCERTAIN, "")
         r = self.client_stream(sid)
-        return r or (ALLOWED, "")
+        if r:
+            return r
+        granted = self.srv.max_stream_data_uni if sid & 2 else self.srv.max_stream_data_bidi
+        return (ALLOWED, "") if f.get("limit", 0) <= granted else (UNCERTAIN, "")
 
     def f_stream(self, f):
         sid = int(f.get("stream_id", 0))

@@ -13,6 +13,7 @@ WANT = {
     "unknown-frame-type-0x21": "unknown-frame-type",
     "client-handshake-done": "client-handshake-done",
     "client-new-token": "client-new-token",
+    "client-new-token-empty": "client-new-token",
     "stream-on-server-uni": "stream-on-send-only-or-uncreated",
     "stream-on-server-bidi": "stream-on-send-only-or-uncreated",
     "reset-stream-server-uni": "reset-stream-on-send-only",
@@ -73,7 +74,10 @@ class SeedsTest(unittest.TestCase):
                     self.assertEqual((status, rule), (rules.VIOLATION, WANT[s]))
 
     def test_every_rule_has_a_seed(self):
-        self.assertEqual(set(WANT.values()), rules.RULE_IDS)
+        self.assertEqual(set(WANT.values()) | {"new-token-empty"}, rules.RULE_IDS)
+        status, found = rules.judge_all(seeds.all_seeds()["h3-client-new-token-empty"], rules.Server({"max_streams_bidi": 100,
+            "max_streams_uni": 100, "max_stream_data_uni": 1 << 20, "max_stream_data_bidi_remote": 1 << 20}, {1: 0}))
+        self.assertEqual([f[0] for f in found], ["client-new-token", "new-token-empty"])
 
     def test_a_setting_the_server_does_not_know_is_ignored(self):
         # H3_DATAGRAM = 2 breaks RFC 9297 for a server that speaks it; to one that never sent the
