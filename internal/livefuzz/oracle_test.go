@@ -24,10 +24,14 @@ func TestCloseOnConnection(t *testing.T) {
 		{Conn: 7, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: 0x02})}},
 		{Conn: 9, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt()}},
 		{Conn: 11, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: quictrace.FrameApplicationClose, ErrorCode: 0x104})}},
+		// the client closed first: the server's close after it is the echo, not its answer
+		{Conn: 12, Dir: quictrace.ClientToServer, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: quictrace.FrameConnectionClose})}},
+		{Conn: 12, Dir: quictrace.ServerToClient, Packets: []quictrace.Packet{pkt(quictrace.Frame{Type: quictrace.FrameConnectionClose, ErrorCode: 0, ClosedFrameType: 0x1b51b8dac7a3e100})}},
 	}}
 	for n, want := range []string{"CONNECTION_CLOSE PROTOCOL_VIOLATION (0xa) for frame type 0x1e", "no CONNECTION_CLOSE from the server",
 		"no CONNECTION_CLOSE among the server's decrypted packets (some 1-RTT packets did not decrypt)",
-		"CONNECTION_CLOSE (application) H3_CLOSED_CRITICAL_STREAM (0x104)", "no connection 5 in the trace (4 connections)"} {
+		"CONNECTION_CLOSE (application) H3_CLOSED_CRITICAL_STREAM (0x104)", "no CONNECTION_CLOSE from the server",
+		"no connection 6 in the trace (5 connections)"} {
 		got, cl := closeOnConnection(tr, n)
 		if got != want || (cl != nil) != strings.HasPrefix(want, "CONNECTION_CLOSE") {
 			t.Errorf("connection %d: %q (%v), want %q", n, got, cl, want)

@@ -21,6 +21,12 @@ type replayed struct {
 			Code      uint64 `json:"code"`
 			FrameType uint64 `json:"frame_type"`
 		} `json:"close"`
+		// the RFC oracle's judgement of the input by the client's model of today (null: no rule
+		// judges it; held null: the code is another violation's)
+		Judged *struct {
+			Rule string `json:"rule"`
+			Held *bool  `json:"held"`
+		} `json:"judged"`
 	} `json:"inputs"`
 	Liveness string `json:"liveness"`
 }
@@ -87,6 +93,9 @@ func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecyc
 		if last.Signature != f.Observed {
 			return notReproduced(res, fmt.Sprintf("the server answered %s this time (the finding: %s; trace: %s)", last.Signature, f.Observed, desc))
 		}
+		if j := last.Judged; j == nil || j.Rule != f.Rule || j.Held == nil || *j.Held {
+			return notReproduced(res, fmt.Sprintf("the same answer (%s), but today's model does not hold rule %s broken by it (%s)", last.Signature, f.Rule, judgedWords(last.Judged)))
+		}
 		res.Reason = fmt.Sprintf("reproduced: rule %s (%s): want %s, the server answered %s; trace: %s", f.Rule, f.Section, f.Expected, last.Signature, desc)
 		return res
 	}
@@ -95,8 +104,35 @@ func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecyc
 
 // knownFrameType: RFC 9000's frame types, DATAGRAM's, and the drafts the lab's stacks speak
 // (IMMEDIATE_ACK, RESET_STREAM_AT, ACK_FREQUENCY), as the client's wire.KNOWN_FRAME_TYPES.
+// closes reports whether a datagram carries a CONNECTION_CLOSE.
+func closes(d quictrace.Datagram) bool {
+	for _, p := range d.Packets {
+		for _, fr := range p.Frames {
+			if fr.Type == quictrace.FrameConnectionClose || fr.Type == quictrace.FrameApplicationClose {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func knownFrameType(t uint64) bool {
 	return t < 0x20 || t == 0x24 || t == 0x30 || t == 0x31 || t == 0xaf
+}
+
+func judgedWords(j *struct {
+	Rule string `json:"rule"`
+	Held *bool  `json:"held"`
+}) string {
+	switch {
+	case j == nil:
+		return "no rule judges the input"
+	case j.Held == nil:
+		return "rule " + j.Rule + ": the answer is another violation's"
+	case *j.Held:
+		return "rule " + j.Rule + " held"
+	}
+	return "rule " + j.Rule + " broken"
 }
 
 func notReproduced(res matrix.Result, why string) matrix.Result {
@@ -131,7 +167,13 @@ func closeOnConnection(t *quictrace.Trace, n int) (string, *quictrace.Frame) {
 	}
 	conn, undecrypted := order[n], false
 	for _, d := range t.Datagrams {
-		if d.Conn != conn || d.Dir != quictrace.ServerToClient {
+		if d.Conn != conn {
+			continue
+		}
+		if d.Dir != quictrace.ServerToClient {
+			if closes(d) {
+				break // the client closed the connection itself: what the server sends after is its echo
+			}
 			continue
 		}
 		for _, p := range d.Packets {
