@@ -98,6 +98,8 @@ var gateImages = []gateImage{
 	{fakeImage: fakeImage{name: "probe", programs: []string{"sleep"}},
 		roles: map[string][]string{"client": {anyCase}, "server": {anyCase}},
 		reach: map[string]string{"client": `sleep infinity$`, "server": `probe server -port 5201 `}},
+	{fakeImage: fakeImage{name: "quicfuzz", programs: []string{"python3"}},
+		roles: map[string][]string{"client": {"fuzz", "replay"}}, reach: map[string]string{"client": `python3 -u -m livefuzz /www/fuzz/config\.json$`}},
 	{fakeImage: fakeImage{name: "quic-go"},
 		roles: map[string][]string{"client": quicGoClient, "server": quicGoServer},
 		reach: map[string]string{"client": `quic-go-interop-client `, "server": `quic-go-interop-server$`}},

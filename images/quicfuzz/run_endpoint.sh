@@ -20,5 +20,4 @@ gate_testcase fuzz replay
 gate_setup
 
 echo "quicfuzz: TESTCASE=$testcase"
-cd /opt/wirelab-livefuzz || exit 1
-exec python3 -u -m livefuzz /www/fuzz/config.json
+PYTHONPATH=/opt/wirelab-livefuzz exec python3 -u -m livefuzz /www/fuzz/config.json
