@@ -35,6 +35,12 @@ class Mutator:
                 continue
             done.append(op.__name__)
         out["packets"] = [p for p in out["packets"] if p["frames"]] or grammar.base_input(self.gen.t)["packets"]
+        # inputs must not grow without bound (insertions outnumber deletions): a longer input
+        # costs more packets and is judged less often (one unmodelled frame unjudges it)
+        while len(frames_of(out)) > MAX_FRAMES:
+            p, i = self.pick(out)
+            del p["frames"][i]
+            out["packets"] = [p for p in out["packets"] if p["frames"]]
         return out, done
 
     def pick(self, inp):

@@ -159,6 +159,7 @@ class MutatorTest(unittest.TestCase):
         inp, corpus = grammar.base_input(t), []
         for _ in range(2000):
             inp, _ = m.mutate(inp, corpus)
+            self.assertLessEqual(len(mutate.frames_of(inp)), mutate.MAX_FRAMES)
             offs = {}
             for p in inp["packets"]:
                 self.assertIn(p["epoch"], mutate.EPOCHS)
