@@ -242,12 +242,15 @@ class _Model:
 
     def f_stream(self, f):
         sid = int(f.get("stream_id", 0))
+        data = wire.stream_payload(f)
         if sid & 1:
-            return VIOLATION, "stream-on-send-only-or-uncreated"  # the server's uni streams are send-only, it opens no bidi
+            # the server's uni streams are send-only, it opens no bidi; an offset past 2^62-1 on
+            # top is a second violation the server may report instead
+            past = (0 if f.get("offset") is None else int(f["offset"])) + len(data) > wire.MAX_VARINT
+            return VIOLATION, ("stream-on-send-only-or-uncreated",) + (("stream-offset-over-2-62",) if past else ())
         r = self.client_stream(sid)
         if r:
             return r
-        data = wire.stream_payload(f)
         off = f.get("offset")
         off = self.sent.get(sid, 0) if off is None else int(off)
         end = off + len(data)
@@ -338,12 +341,12 @@ class _Model:
                 if any(k in H2_SETTINGS for k in ids):
                     found.append("h3-http2-setting")
                 if any(int(k) == 0x33 and int(v) > 1 for k, v in fr.get("pairs", [])):
-                    # only a server that implements RFC 9297 (it sent H3_DATAGRAM itself) knows the
-                    # setting; to any other it is unknown, and unknown settings MUST be ignored
-                    if self.srv.settings is None:
+                    # a server that sent H3_DATAGRAM speaks RFC 9297 and must refuse the value; one
+                    # that did not may still know the setting (nghttp3 does) or must ignore it
+                    # as unknown (RFC 9114 §7.2.4): no telling which
+                    if self.srv.settings is None or 0x33 not in self.srv.settings:
                         return UNCERTAIN, ""
-                    if 0x33 in self.srv.settings:
-                        found.append("h3-datagram-setting-value")
+                    found.append("h3-datagram-setting-value")
                 if any(int(k) == 0x08 and int(v) > 1 for k, v in fr.get("pairs", [])):
                     return UNCERTAIN, ""  # ENABLE_CONNECT_PROTOCOL other than 0/1: not modelled
                 if len(set(ids)) != len(ids):
