@@ -42,6 +42,7 @@ class FuzzConnection(QuicConnection):
         # the server, or declared lost (a server that discards a packet it should have closed
         # the connection for never acknowledges it)
         self.carriers = {}
+        self.path_responses = []
 
     def _write_handshake(self, builder, epoch, now):
         key = {Epoch.INITIAL: "initial", Epoch.HANDSHAKE: "handshake"}[epoch]
@@ -118,6 +119,16 @@ class FuzzConnection(QuicConnection):
             self._streams[stream_id] = QuicStream(stream_id=stream_id, max_stream_data_local=1 << 24,
                                                   max_stream_data_remote=0, readable=True, writable=False)
         return super()._get_or_create_stream(frame_type, stream_id)
+
+    def _handle_path_response_frame(self, context, frame_type, buf: Buffer):
+        # a PATH_RESPONSE to a PATH_CHALLENGE the input injected: aioquic knows no such challenge
+        # and would close the connection itself; the answer is recorded instead
+        start = buf.tell()
+        data = buf.pull_bytes(8)
+        if data in self._local_challenges:
+            buf.seek(start)
+            return super()._handle_path_response_frame(context, frame_type, buf)
+        self.path_responses.append(data)
 
     def _handle_connection_close_frame(self, context, frame_type, buf: Buffer):
         start = buf.tell()
