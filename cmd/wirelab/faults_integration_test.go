@@ -118,6 +118,12 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 	args := append(append([]string{}, faultArgs...), "--run-id", id, "--out", out)
 
 	cmd, log := startRun(t, bin, args)
+	// a failure before the test's own clean must not leave the SIGKILLed run's containers behind
+	t.Cleanup(func() {
+		c := exec.Command(bin, "clean", "--run-id", id)
+		c.Dir = "../.." // as wirelab() runs it
+		_ = c.Run()
+	})
 	stop := make(chan struct{})
 	kills := chaos(t, id, stop)
 	waitForCells(t, cmd, log, journal, 8, 8*time.Minute)
