@@ -41,3 +41,44 @@ class CloseFrameTypeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class JudgeTest(unittest.TestCase):
+    """The RFC oracle on recorded answers: the rule's code holds it, another code or a kept
+    connection breaks it (a finding), a code only a later violation allows judges nothing."""
+
+    PARAMS = {"max_streams_bidi": 100, "max_streams_uni": 100, "max_stream_data_uni": 1 << 20,
+              "max_stream_data_bidi_remote": 1 << 20, "max_data": 1 << 22}
+    RULES = [{"id": "client-handshake-done", "section": "RFC 9000 §19.20", "must": "MUST", "transport": [0x0A]},
+             {"id": "client-new-token", "section": "RFC 9000 §19.7", "must": "MUST", "transport": [0x0A]},
+             {"id": "new-token-empty", "section": "RFC 9000 §19.7", "must": "MUST", "transport": [0x07]}]
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        os.environ.pop("SSLKEYLOGFILE", None)
+        self.c = campaign.Campaign({"server": "server4", "alpn": "h3", "rules": self.RULES, "seed": 1}, self.tmp.name)
+
+    def tearDown(self):
+        self.c.keylog.close()
+        self.c.store.answers.close()
+        self.tmp.cleanup()
+
+    def answer(self, seed, close=None, alive=False):
+        out = {"handshake": True, "params": self.PARAMS, "settings": {1: 0}, "alive": alive, "close": close}
+        return self.c.judge(seeds.all_seeds()[seed], out)
+
+    def test_the_rules_code_holds_it(self):
+        v = self.answer("h3-client-handshake-done", close={"app": False, "code": 0x0A, "frame_type": 0x1E, "reason": ""})
+        self.assertTrue(v["held"])
+
+    def test_a_kept_connection_or_another_code_breaks_it(self):
+        self.assertFalse(self.answer("h3-client-handshake-done", alive=True)["held"])
+        self.assertFalse(self.answer("h3-client-handshake-done", close={"app": False, "code": 0x05, "frame_type": 0, "reason": ""})["held"])
+        self.assertEqual(self.c.stats["rules"]["client-handshake-done"]["broken"], 2)
+        self.assertEqual(len(os.listdir(os.path.join(self.tmp.name, "findings"))), 2)
+
+    def test_a_code_of_another_violation_judges_nothing(self):
+        # an empty NEW_TOKEN breaks two rules: FRAME_ENCODING_ERROR is the second one's
+        v = self.answer("h3-client-new-token-empty", close={"app": False, "code": 0x07, "frame_type": 0x07, "reason": ""})
+        self.assertIsNone(v["held"])
+        self.assertNotIn("client-new-token", self.c.stats["rules"])
