@@ -50,10 +50,20 @@ func TsharkArgs(filter string) []string {
 // and parses its output as it streams (the JSON is never held in memory as a whole). With filter
 // LongHeaderFilter the Trace holds the handshake datagrams only and says so (LongHeadersOnly).
 func Load(ctx context.Context, t *tshark.Tool, pcap, keylog, filter string) (*Trace, error) {
+	tr, err := parsePass(ctx, t, pcap, keylog, TsharkArgs(filter))
+	if err != nil {
+		return nil, err
+	}
+	tr.LongHeadersOnly = filter == LongHeaderFilter
+	return tr, nil
+}
+
+// parsePass runs one tshark pass with args and parses its JSON as it streams.
+func parsePass(ctx context.Context, t *tshark.Tool, pcap, keylog string, args []string) (*Trace, error) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := t.Exec(ctx, pcap, keylog, pw, TsharkArgs(filter)...)
+		err := t.Exec(ctx, pcap, keylog, pw, args...)
 		pw.CloseWithError(err)
 		done <- err
 	}()
@@ -67,6 +77,5 @@ func Load(ctx context.Context, t *tshark.Tool, pcap, keylog, filter string) (*Tr
 	if perr != nil {
 		return nil, fmt.Errorf("%s: %w", pcap, perr)
 	}
-	tr.LongHeadersOnly = filter == LongHeaderFilter
 	return tr, nil
 }

@@ -3,7 +3,6 @@ package quictrace
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/wirelab/wirelab/internal/tshark"
 )
@@ -17,22 +16,9 @@ func LoadExact(ctx context.Context, t *tshark.Tool, pcap, keylog string) (*Trace
 	if err != nil {
 		return nil, err
 	}
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := t.Exec(ctx, pcap, keylog, pw, FramesOnlyArgs()...)
-		pw.CloseWithError(err)
-		done <- err
-	}()
-	frames, perr := Parse(pr)
-	if perr != nil {
-		io.Copy(io.Discard, pr)
-	}
-	if err := <-done; err != nil {
-		return nil, err
-	}
-	if perr != nil {
-		return nil, fmt.Errorf("%s (frames-only pass): %w", pcap, perr)
+	frames, err := parsePass(ctx, t, pcap, keylog, FramesOnlyArgs())
+	if err != nil {
+		return nil, fmt.Errorf("frames-only pass: %w", err)
 	}
 	RepairStreams(tr, frames)
 	return tr, nil
