@@ -69,18 +69,17 @@ func waitForCells(t *testing.T, cmd *exec.Cmd, log *bytes.Buffer, journal string
 }
 
 // chaos kills, in the run's cells as they come up, the sim of the 2nd cell and the server of
-// the 4th (2 of 20 cells: 10 %; a cell that ended before its kill passes it on to the next),
-// once each cell's client runs. It returns "project/service"
-// for each kill made.
-func chaos(t *testing.T, id string, stop <-chan struct{}) <-chan []string {
-	done := make(chan []string, 1)
+// the 4th (2 of 20 cells: 10 %), once each cell's client runs. A cell that ended before its kill
+// passes the kill on to the next new cell, so the run still loses a sim and a server. Each kill
+// made ("project/service") is sent on the returned channel, which closes after the second.
+func chaos(id string, stop <-chan struct{}) <-chan string {
+	kills := make(chan string, 2)
 	go func() {
-		seen, killed := map[string]int{}, []string{}
-		victims := map[int]string{2: "sim", 4: "server"}
-		for {
+		defer close(kills)
+		seen, pending := map[string]bool{}, []string{}
+		for n := 0; len(pending) > 0 || n < 4; {
 			select {
 			case <-stop:
-				done <- killed
 				return
 			case <-time.After(300 * time.Millisecond):
 			}
@@ -88,27 +87,39 @@ func chaos(t *testing.T, id string, stop <-chan struct{}) <-chan []string {
 				`{{.Label "com.docker.compose.project"}} {{.Label "com.docker.compose.service"}}`).Output()
 			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 				project, svc, ok := strings.Cut(l, " ")
-				if !ok || svc != "client" || strings.Contains(project, "compliance") {
+				if !ok || svc != "client" || strings.Contains(project, "compliance") || seen[project] {
 					continue
 				}
-				if _, old := seen[project]; old {
+				seen[project] = true
+				switch n++; n {
+				case 2:
+					pending = append(pending, "sim")
+				case 4:
+					pending = append(pending, "server")
+				}
+				if len(pending) == 0 {
 					continue
 				}
-				seen[project] = len(seen) + 1
-				if victim, ok := victims[seen[project]]; ok {
-					time.Sleep(300 * time.Millisecond) // the client is under way
-					if err := exec.Command("docker", "kill", project+"-"+victim+"-1").Run(); err == nil {
-						killed = append(killed, project+"/"+victim)
-					} else {
-						// the cell ended before the kill (a fast cell on a quiet moment): the next
-						// cell takes the kill, so the run still loses a sim and a server
-						victims[seen[project]+1] = victim
-					}
+				time.Sleep(300 * time.Millisecond) // the client is under way
+				if exec.Command("docker", "kill", project+"-"+pending[0]+"-1").Run() == nil {
+					kills <- project + "/" + pending[0]
+					pending = pending[1:]
 				}
 			}
 		}
 	}()
-	return done
+	return kills
+}
+
+// namesWhatDied reports whether a cell's reason names a killed sim or server.
+func namesWhatDied(c cellLine) bool {
+	for _, s := range []string{"the sim died", "the sim had exited", "the sim did not stop cleanly (exited 137)",
+		"the server exited 137", "the server had exited 137"} {
+		if strings.Contains(c.Reason, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
@@ -125,10 +136,38 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 		_ = c.Run()
 	})
 	stop := make(chan struct{})
-	kills := chaos(t, id, stop)
-	waitForCells(t, cmd, log, journal, 8, 8*time.Minute)
+	kills := chaos(id, stop)
+	// The runner dies once it journaled 8 cells and both killed cells (a killed cell it had not
+	// journaled would run again on --resume and leave no trace of its kill).
+	var killed []string
+	deadline := time.Now().Add(8 * time.Minute)
+	for {
+		select {
+		case k, ok := <-kills:
+			if ok {
+				killed = append(killed, k)
+			} else {
+				kills = nil
+			}
+			continue
+		default:
+		}
+		lines, named := journalLines(t, journal), 0
+		for _, c := range lines {
+			if c.Result == "failed" && namesWhatDied(c) {
+				named++
+			}
+		}
+		if len(lines) >= 8 && len(killed) == 2 && named == 2 {
+			break
+		}
+		if time.Now().After(deadline) || len(lines) == 20 {
+			cmd.Process.Kill()
+			t.Fatalf("after %d cells, %d naming what died, kills %v:\n%s", len(lines), named, killed, log.String())
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
 	close(stop)
-	killed := <-kills
 	_ = cmd.Process.Kill() // SIGKILL: no cleanup of its own
 	_ = cmd.Wait()
 	before := journalLines(t, journal)
@@ -165,11 +204,8 @@ func TestIntegrationFaultsKillsCleanResume(t *testing.T) {
 	// The killed cells failed, each naming what died; every other cell passed.
 	faulty := 0
 	for key, c := range cells {
-		named := strings.Contains(c.Reason, "the sim died") || strings.Contains(c.Reason, "the sim had exited") ||
-			strings.Contains(c.Reason, "the sim did not stop cleanly (exited 137)") ||
-			strings.Contains(c.Reason, "the server exited 137") || strings.Contains(c.Reason, "the server had exited 137")
 		switch {
-		case c.Result == "failed" && named:
+		case c.Result == "failed" && namesWhatDied(c):
 			faulty++
 			t.Logf("%s: %.1fs: %s", key, c.Seconds, c.Reason)
 			if c.Seconds >= 60 { // the cases' time limit: a dead peer must not hang the cell
