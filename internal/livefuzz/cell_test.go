@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +74,17 @@ func TestLayout(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir2, "www-client/fuzz/seeds")); err == nil {
 		t.Error("a replay got the seeds too")
+	}
+}
+
+// The CPU oracle waits out the fuzzing client's idle timeout: the client must ask for that one.
+func TestFuzzIdleTimeoutIsTheClients(t *testing.T) {
+	src, err := os.ReadFile("../../images/quicfuzz/livefuzz/session.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("idle_timeout=%.1f", fuzzIdleTimeout.Seconds())
+	if !strings.Contains(string(src), want) {
+		t.Errorf("images/quicfuzz/livefuzz/session.py does not configure %s (fuzzIdleTimeout)", want)
 	}
 }

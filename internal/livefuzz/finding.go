@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/wirelab/wirelab/internal/jsonfile"
+	"github.com/wirelab/wirelab/internal/lifecycle"
+	"github.com/wirelab/wirelab/internal/matrix"
 )
 
 // Finding is one finding's folder (finding.json beside inputs.json, the inputs that replay it
@@ -136,4 +138,22 @@ func crashSignature(code int, words string) string {
 	w := hexRE.ReplaceAllString(words, "X")
 	w = digitRE.ReplaceAllString(w, "N")
 	return fmt.Sprintf("exit %d: %s", code, strings.TrimSpace(w))
+}
+
+// crashFinding is the crash oracle's finding: named by the ASan report when the target wrote
+// one (ASan stopped it), else by the dying server's last words.
+func crashFinding(cell matrix.Cell, c *Campaign, exits []lifecycle.PeerExit, asan *asanReport, inputs int) *Finding {
+	f := &Finding{Oracle: "crash", Target: cell.Server, Campaign: c.Name, ALPN: c.ALPN}
+	exit := "the server kept running"
+	if len(exits) > 0 {
+		pe := exits[0]
+		f.Signature = crashSignature(pe.Code, pe.Words)
+		f.Observed = fmt.Sprintf("the server exited %d after %d inputs: %s", pe.Code, inputs, pe.Words)
+		exit = fmt.Sprintf("the server exited %d", pe.Code)
+	}
+	if asan != nil {
+		f.Signature = asan.Signature()
+		f.Observed = fmt.Sprintf("%s after %d inputs; %s", asan.Line(), inputs, exit)
+	}
+	return f
 }

@@ -38,7 +38,22 @@ type replayed struct {
 func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecycle.Evidence) matrix.Result {
 	f := m.replay
 	res := matrix.Result{Result: matrix.Failed}
-	if len(ev.PeerExits) > 0 {
+	asan, err := readASan(ev.Dir)
+	if err != nil {
+		res.Reason = "the server's ASan report: " + err.Error()
+		return res
+	}
+	switch {
+	case asan != nil && f.Oracle == "crash":
+		res.Reason = "reproduced: " + asan.Line() + " during the replay"
+		if asan.Signature() != f.Signature {
+			res.Reason = fmt.Sprintf("the server crashed again, with another report: %s (the finding: %s)", asan.Line(), f.Signature)
+		}
+		return res
+	case asan != nil:
+		res.Reason = fmt.Sprintf("%s during the replay (the finding was %s)", asan.Line(), f.Oracle)
+		return res
+	case len(ev.PeerExits) > 0:
 		pe := ev.PeerExits[0]
 		res.Reason = fmt.Sprintf("reproduced: the server exited %d during the replay: %s", pe.Code, pe.Words)
 		if f.Oracle != "crash" {
@@ -68,10 +83,10 @@ func (m *Matrix) replayVerdict(ctx context.Context, cell matrix.Cell, ev lifecyc
 			return res
 		}
 		if res2.IdleCPU > m.bounds.IdleCPULimit {
-			res.Reason = fmt.Sprintf("reproduced: %.2f cores busy in the %s after the replay's inputs (bound %g)", res2.IdleCPU, idleWindow, m.bounds.IdleCPULimit)
+			res.Reason = "reproduced: " + cpuWords(res2, m.bounds.IdleCPULimit)
 			return res
 		}
-		return notReproduced(res, fmt.Sprintf("%.2f cores busy after the inputs (bound %g)", res2.IdleCPU, m.bounds.IdleCPULimit))
+		return notReproduced(res, cpuWords(res2, m.bounds.IdleCPULimit))
 	case "rfc", "close-frame-type":
 		last := rp.Inputs[len(rp.Inputs)-1]
 		desc, cl, err := serverClose(ctx, m, ev.Dir, len(rp.Inputs)-1)

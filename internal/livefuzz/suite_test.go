@@ -25,7 +25,8 @@ func load(t *testing.T, args ...string) (suite.Matrix, error) {
 	return s.Load(suite.Input{Root: "../..", Manifests: ms})
 }
 
-// The default selection is every fuzz-live server image and the campaigns each declares.
+// The default selection is every fuzz-live server image (the six QUIC servers as deployed and
+// ngtcp2's ASan variant) and the campaigns each declares.
 func TestLoadDefault(t *testing.T) {
 	m, err := load(t)
 	if err != nil {
@@ -39,8 +40,8 @@ func TestLoadDefault(t *testing.T) {
 			run++
 		}
 	}
-	if run != 11 || skip != 1 || !strings.Contains(m.Describe(), "6 targets x 2 campaigns") {
-		t.Errorf("%s: %d cells to run, %d skipped; want six targets, go-x-net without h3", m.Describe(), run, skip)
+	if run != 13 || skip != 1 || !strings.Contains(m.Describe(), "7 targets x 2 campaigns") {
+		t.Errorf("%s: %d cells to run, %d skipped; want seven targets, go-x-net without h3", m.Describe(), run, skip)
 	}
 }
 

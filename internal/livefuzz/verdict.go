@@ -61,6 +61,12 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 	var st stats
 	statsErr := jsonfile.Read(filepath.Join(ev.Dir, fuzzOut, "stats.json"), &st)
 	died := len(ev.PeerExits) > 0
+	asan, asanErr := readASan(ev.Dir)
+	if asanErr != nil {
+		res.Reason = "the server's ASan report: " + asanErr.Error()
+		return res
+	}
+	died = died || asan != nil
 	if statsErr != nil && !died {
 		res.Reason = fmt.Sprintf("the fuzzing client wrote no stats (exit %d): %s", ev.ClientExit, ev.ClientWords)
 		return res
@@ -80,10 +86,11 @@ func (m *Matrix) Verdict(ctx context.Context, _ *suite.Run, cell matrix.Cell, ev
 	}
 	var extra []*Finding
 	if died {
-		pe := ev.PeerExits[0]
 		inputs, _ := recentInputs(ev.Dir)
-		f, err := writeFinding(ev.Dir, &Finding{Oracle: "crash", Signature: crashSignature(pe.Code, pe.Words), Target: cell.Server,
-			Campaign: c.Name, ALPN: c.ALPN, Observed: fmt.Sprintf("the server exited %d after %d inputs: %s", pe.Code, len(inputs), pe.Words)}, inputs)
+		f, err := writeFinding(ev.Dir, crashFinding(cell, c, ev.PeerExits, asan, len(inputs)), inputs)
+		if err == nil && asan != nil {
+			err = copyFile(asan.File, filepath.Join(f.Dir, "asan.txt"))
+		}
 		if err != nil {
 			res.Reason = err.Error()
 			return res
@@ -206,8 +213,7 @@ func (m *Matrix) resourceSubs(dir string, cell matrix.Cell, c *Campaign, sub fun
 	grew := res.Memory.Peak - res.Memory.First
 	mem := sub(subMemory, grew > limit, fmt.Sprintf("grew %.1f MiB over its first sample (%.1f -> peak %.1f MiB, %d samples; bound %g MiB)",
 		float64(grew)/(1<<20), float64(res.Memory.First)/(1<<20), float64(res.Memory.Peak)/(1<<20), res.Memory.Samples, m.bounds.MemoryGrowthMiB))
-	cpu := sub(subCPU, res.IdleCPU > m.bounds.IdleCPULimit, fmt.Sprintf("%.2f cores busy in the %s after the fuzzer stopped (bound %g)",
-		res.IdleCPU, idleWindow, m.bounds.IdleCPULimit))
+	cpu := sub(subCPU, res.IdleCPU > m.bounds.IdleCPULimit, cpuWords(res, m.bounds.IdleCPULimit))
 	// a resource finding builds up over the campaign: the last inputs are what there is to replay
 	recent, _ := recentInputs(dir)
 	var out []matrix.Result
@@ -219,4 +225,14 @@ func (m *Matrix) resourceSubs(dir string, cell matrix.Cell, c *Campaign, sub fun
 		out = append(out, s)
 	}
 	return out
+}
+
+// cpuWords says what the CPU oracle measured: the window after the fuzzer stopped, and when
+// that one was busy, the window after the fuzzed connections' idle timeout.
+func cpuWords(res resources, bound float64) string {
+	if res.BusyAtStop > 0 {
+		return fmt.Sprintf("%.2f cores busy in the %s after the fuzzed connections' idle timeout (%s; %.2f right after the fuzzer stopped; bound %g)",
+			res.IdleCPU, idleWindow, fuzzIdleTimeout, res.BusyAtStop, bound)
+	}
+	return fmt.Sprintf("%.2f cores busy in the %s after the fuzzer stopped (bound %g)", res.IdleCPU, idleWindow, bound)
 }

@@ -121,6 +121,15 @@ func TestVerdictFindings(t *testing.T) {
 		if subs[subMemory].Result != matrix.Failed || subs[subCPU].Result != matrix.Failed {
 			t.Errorf("memory %s (%s), cpu %s (%s)", subs[subMemory].Result, subs[subMemory].Reason, subs[subCPU].Result, subs[subCPU].Reason)
 		}
+		// busy right after the fuzzer stopped but idle once the connections timed out: no spin
+		settled := &resources{Measured: true, BusyAtStop: 0.99, IdleCPU: 0.02, Memory: topology.MemorySamples{Samples: 2}}
+		if s := subsOf(m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: campaignDir(t, stats{}, settled, nil)}))[subCPU]; s.Result != matrix.Succeeded || !strings.Contains(s.Reason, "0.99 right after") {
+			t.Errorf("settled cpu: %s (%s)", s.Result, s.Reason)
+		}
+		spinning := &resources{Measured: true, BusyAtStop: 0.99, IdleCPU: 0.97, Memory: topology.MemorySamples{Samples: 2}}
+		if s := subsOf(m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: campaignDir(t, stats{}, spinning, nil)}))[subCPU]; s.Result != matrix.Failed || !strings.Contains(s.Reason, "after the fuzzed connections' idle timeout") {
+			t.Errorf("spinning cpu: %s (%s)", s.Result, s.Reason)
+		}
 		// and a campaign whose server could not be measured is no pass
 		none := subsOf(m.Verdict(context.Background(), nil, cell, lifecycle.Evidence{Dir: campaignDir(t, stats{}, nil, nil)}))
 		if none[subMemory].Result != matrix.Failed || !strings.Contains(none[subMemory].Reason, "not measured") {
