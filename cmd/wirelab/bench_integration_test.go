@@ -196,3 +196,24 @@ func benchSweep(t *testing.T, name string, flags ...string) string {
 	}
 	return filepath.Join(out, "bench", id)
 }
+
+// make bench CLIENTS=chromium: the browser downloads over h2 and h3, each size by a browser of
+// its own, timed from its NetLog, which also says the HTTP version the protocol wants; the
+// browser's CPU over each download is in bench.csv.
+func TestIntegrationBenchBrowser(t *testing.T) {
+	dir := benchSweep(t, "it-bench-browser", "--servers", "nginx", "--protocols", "h2,h3", "--clients", "chromium") // the last --clients wins
+	rows, err := benchsuite.ReadCSV(filepath.Join(dir, "bench.csv"))
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("bench.csv: %v %+v", err, rows)
+	}
+	for _, r := range rows {
+		if r.Client != "chromium" || r.Reps != 1 || !(r.Time.Median > 0 && r.TTFBMedian > 0 && r.ClientCPUmsPerMB > 0) {
+			t.Errorf("%s %s: %+v", r.Client, r.Protocol, r)
+		}
+	}
+	for _, cell := range []string{"nginx@h2_chromium", "nginx@h3_chromium"} {
+		if st, err := os.Stat(filepath.Join(dir, cell, "simple-p2p", "r1", "client", "netlog-bench-1.json")); err != nil || st.Size() == 0 {
+			t.Errorf("%s: no NetLog of the download: %v", cell, err)
+		}
+	}
+}

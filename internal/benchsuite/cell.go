@@ -55,7 +55,8 @@ func (m *Matrix) Layout(ctx context.Context, r *suite.Run, c matrix.Cell, seed u
 	l.Env = map[string]string{
 		"CLIENT_IMAGE": cl.Image, "SERVER_IMAGE": s.Image, "TESTCASE": "bench", "SERVER_TESTCASE": "bench",
 		"REQUESTS": strings.Join(urls, " "), "CLIENT_PARAMS": clientParams(cl, p, DownloadLimit(sizes[len(sizes)-1].Bytes, link.DownRate, link.RTT)),
-		"SIM_PROFILE": prof.Name, "SIM_SEED": strconv.FormatUint(seed, 10), "CERTS_DIR": r.CertsDir, "WWW_DIR": m.www,
+		"BENCH_PROTOCOL": p.Name, // for a client of several protocols but curl's switches (a browser)
+		"SIM_PROFILE":    prof.Name, "SIM_SEED": strconv.FormatUint(seed, 10), "CERTS_DIR": r.CertsDir, "WWW_DIR": m.www,
 		"SERVER_TCP_NO_METRICS_SAVE": "1",  // each download starts TCP afresh, not from the last one's ssthresh
 		"SERVER_TCP_CC":              v.CC, // empty: compose's pinned default (cubic)
 		"SERVER_QUIC_CC":             quicOnly(p, v.CC),
@@ -108,9 +109,10 @@ func (m *Matrix) Verdict(_ context.Context, _ *suite.Run, c matrix.Cell, ev life
 		return fail("%v; client exit %d: %s", err, ev.ClientExit, ev.ClientWords)
 	}
 	TimesFromQlogs(ds, filepath.Join(ev.Dir, "client"))
+	TimesFromNetLogs(ds, filepath.Join(ev.Dir, "client"))
 	for k, d := range ds {
 		if k < len(sizes) && Verify(d, sizes[k], p, m.objects[sizes[k].Name]) == nil {
-			rep.Samples = append(rep.Samples, Sample{Size: sizes[k].Name, TTFBms: d.TimeStartTransfer * 1000, TotalMs: d.TimeTotal * 1000})
+			rep.Samples = append(rep.Samples, Sample{Size: sizes[k].Name, TTFBms: d.TimeStartTransfer * 1000, TotalMs: d.TimeTotal * 1000, ClientCPUms: d.ClientCPUms})
 		}
 	}
 	if err := VerifyAll(ds, sizes, p, m.objects); err != nil {

@@ -26,8 +26,11 @@ type Row struct {
 	// CPUmsPerMB is the server's CPU time per MB served, median over the repetitions (all sizes
 	// of a repetition, handshakes included).
 	CPUmsPerMB float64
-	Seeds      []uint64
-	Note       string // why downloads are missing
+	// ClientCPUmsPerMB is the client's CPU time per MB of this size's downloads, median over the
+	// repetitions, where the client measures it (a browser); NaN otherwise.
+	ClientCPUmsPerMB float64
+	Seeds            []uint64
+	Note             string // why downloads are missing
 }
 
 // Rows builds bench.csv's rows from the run's results, in the plan's order (server, protocol,
@@ -65,13 +68,16 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 		}
 		for _, size := range p.SizesOn(prof) {
 			ss, seeds := rec.Samples(size.Name)
-			var total, ttfb []float64
+			var total, ttfb, clientCPU []float64
 			for _, s := range ss {
 				total, ttfb = append(total, s.TotalMs), append(ttfb, s.TTFBms)
+				if s.ClientCPUms > 0 {
+					clientCPU = append(clientCPU, s.ClientCPUms/(float64(size.Bytes)/1e6))
+				}
 			}
 			out = append(out, Row{Server: Slot(s.Name, v), CC: v.CC, GSO: v.GSO, HyStart: v.HyStart, Client: cl.Name, Protocol: pr.Name, Profile: prof.Name, Size: size.Name, Bytes: size.Bytes,
 				Reps: len(ss), Time: SpreadOf(total), TTFBMedian: Median(ttfb), QueueDrops: Median(queue), LossDrops: Median(loss),
-				CPUmsPerMB: Median(cpu), Seeds: seeds, Note: note})
+				CPUmsPerMB: Median(cpu), ClientCPUmsPerMB: Median(clientCPU), Seeds: seeds, Note: note})
 		}
 	}
 	return out
@@ -79,7 +85,7 @@ func Rows(p *Plan, results []matrix.Result) []Row {
 
 // CSVHeader is bench.csv's header.
 var CSVHeader = []string{"server", "congestion_control", "gso", "hystart", "client", "protocol", "profile", "size", "bytes", "reps", "median_ms", "p25_ms", "p75_ms",
-	"min_ms", "max_ms", "ttfb_median_ms", "sim_queue_drops_median", "sim_loss_drops_median", "server_cpu_ms_per_mb", "seeds", "note"}
+	"min_ms", "max_ms", "ttfb_median_ms", "sim_queue_drops_median", "sim_loss_drops_median", "server_cpu_ms_per_mb", "client_cpu_ms_per_mb", "seeds", "note"}
 
 // WriteCSV writes bench.csv (times in ms; empty where no download passed; seeds space-separated).
 func WriteCSV(path string, rows []Row) error {
@@ -97,7 +103,7 @@ func WriteCSV(path string, rows []Row) error {
 		}
 		recs = append(recs, []string{r.Server, r.CC, r.GSO, r.HyStart, r.Client, r.Protocol, r.Profile, r.Size, strconv.FormatInt(r.Bytes, 10), strconv.Itoa(r.Reps),
 			num(r.Time.Median), num(r.Time.P25), num(r.Time.P75), num(r.Time.Min), num(r.Time.Max), num(r.TTFBMedian),
-			num(r.QueueDrops), num(r.LossDrops), num(r.CPUmsPerMB), strings.Join(seeds, " "), r.Note})
+			num(r.QueueDrops), num(r.LossDrops), num(r.CPUmsPerMB), num(r.ClientCPUmsPerMB), strings.Join(seeds, " "), r.Note})
 	}
 	return csvfile.Write(path, CSVHeader, recs)
 }
@@ -114,14 +120,14 @@ func ReadCSV(path string) ([]Row, error) {
 		bad := func(col int) error {
 			return fmt.Errorf("%s:%d: %s %q: not a number", path, i+2, CSVHeader[col], rec[col])
 		}
-		row := Row{Server: rec[0], CC: rec[1], GSO: rec[2], HyStart: rec[3], Client: rec[4], Protocol: rec[5], Profile: rec[6], Size: rec[7], Note: rec[20]}
+		row := Row{Server: rec[0], CC: rec[1], GSO: rec[2], HyStart: rec[3], Client: rec[4], Protocol: rec[5], Profile: rec[6], Size: rec[7], Note: rec[21]}
 		if row.Bytes, err = strconv.ParseInt(rec[8], 10, 64); err != nil {
 			return nil, bad(8)
 		}
 		if row.Reps, err = strconv.Atoi(rec[9]); err != nil {
 			return nil, bad(9)
 		}
-		var nums [9]float64
+		var nums [10]float64
 		for k := range nums {
 			nums[k] = math.NaN()
 			if rec[10+k] == "" {
@@ -133,10 +139,11 @@ func ReadCSV(path string) ([]Row, error) {
 		}
 		row.Time = Spread{Median: nums[0], P25: nums[1], P75: nums[2], Min: nums[3], Max: nums[4]}
 		row.TTFBMedian, row.QueueDrops, row.LossDrops, row.CPUmsPerMB = nums[5], nums[6], nums[7], nums[8]
-		for _, s := range strings.Fields(rec[19]) {
+		row.ClientCPUmsPerMB = nums[9]
+		for _, s := range strings.Fields(rec[20]) {
 			v, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
-				return nil, bad(19)
+				return nil, bad(20)
 			}
 			row.Seeds = append(row.Seeds, v)
 		}

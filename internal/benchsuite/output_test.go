@@ -97,7 +97,7 @@ func TestCSVRowsAndRoundTrip(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	if !strings.HasPrefix(string(data), "server,congestion_control,gso,hystart,client,protocol,profile,size,bytes,reps,median_ms,p25_ms,p75_ms,min_ms,max_ms,"+
-		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,server_cpu_ms_per_mb,seeds,note\n") {
+		"ttfb_median_ms,sim_queue_drops_median,sim_loss_drops_median,server_cpu_ms_per_mb,client_cpu_ms_per_mb,seeds,note\n") {
 		t.Errorf("header: %s", strings.SplitN(string(data), "\n", 2)[0])
 	}
 	must(t, os.WriteFile(path, bytes.Replace(data, []byte(",24.00,"), []byte(",fast,"), 1), 0o644))

@@ -44,6 +44,9 @@ type Sample struct {
 	Size    string  `json:"size"`
 	TTFBms  float64 `json:"ttfb_ms"`
 	TotalMs float64 `json:"total_ms"`
+	// ClientCPUms is the client's CPU time over the download, where the client measures it (a
+	// browser: its container's cgroup); 0 otherwise.
+	ClientCPUms float64 `json:"client_cpu_ms,omitempty"`
 }
 
 // Write writes the record as JSON (atomically: a resumed run never reads half a record).

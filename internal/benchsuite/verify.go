@@ -25,8 +25,34 @@ type Download struct {
 	ErrorMsg          string  `json:"errormsg"`
 	SHA256            string  `json:"sha256"`
 	Qlog              string  `json:"qlog"` // relative to the client's log folder
-	// QlogError is why the times could not be read from the qlog (not in the file).
+	// NetLog is a browser's (images/browser/driver): its own log of the download, which the
+	// times and the HTTP version are read from (TimesFromNetLogs); ClientCPUms the browser's
+	// container's CPU time over the download.
+	NetLog      string  `json:"netlog"`
+	ClientCPUms float64 `json:"client_cpu_ms"`
+	// QlogError is why the times could not be read from the qlog or NetLog (not in the file).
 	QlogError string `json:"-"`
+}
+
+// TimesFromNetLogs fills in the times and HTTP version of the downloads a browser logged
+// (clientDir: the client's log folder), and holds the NetLog's body bytes to the page's count;
+// where that fails, the download keeps the reason and fails Verify.
+func TimesFromNetLogs(ds []Download, clientDir string) {
+	for i := range ds {
+		if ds[i].NetLog == "" || ds[i].ExitCode != 0 {
+			continue
+		}
+		path := filepath.Join(clientDir, filepath.Clean("/"+ds[i].NetLog)) // stays inside clientDir
+		nl, err := NetLogTimes(path, ds[i].URL)
+		switch {
+		case err != nil:
+			ds[i].QlogError = "NetLog: " + err.Error()
+		case nl.Bytes != ds[i].SizeDownload:
+			ds[i].QlogError = fmt.Sprintf("NetLog: %s: %d body bytes read, the page counted %d", path, nl.Bytes, ds[i].SizeDownload)
+		default:
+			ds[i].TimeStartTransfer, ds[i].TimeTotal, ds[i].HTTPVersion = nl.TTFB, nl.Total, nl.HTTPVersion
+		}
+	}
 }
 
 // TimesFromQlogs fills in the times of the downloads timed by a qlog (clientDir: the client's
@@ -76,13 +102,13 @@ func Verify(d Download, size Size, p Protocol, object string) error {
 	case d.ExitCode != 0:
 		return fmt.Errorf("%s over %s: client exit %d: %s", size.Name, p.Name, d.ExitCode, strings.TrimSpace(d.ErrorMsg))
 	case d.QlogError != "":
-		return fmt.Errorf("%s over %s: no times from the qlog: %s", size.Name, p.Name, d.QlogError)
+		return fmt.Errorf("%s over %s: no times from the client's log: %s", size.Name, p.Name, d.QlogError)
 	case d.SHA256 == "" && d.ResponseCode != 200:
 		return fmt.Errorf("%s over %s: HTTP status %d, want 200", size.Name, p.Name, d.ResponseCode)
 	case d.SHA256 != "" && d.SHA256 != object:
 		return fmt.Errorf("%s over %s: the body saved is not the object (SHA-256 %.12s, want %.12s)", size.Name, p.Name, d.SHA256, object)
 	case d.HTTPVersion != p.HTTPVersion:
-		return fmt.Errorf("%s over %s: curl spoke HTTP/%s, want HTTP/%s", size.Name, p.Name, d.HTTPVersion, p.HTTPVersion)
+		return fmt.Errorf("%s over %s: the client spoke HTTP/%s, want HTTP/%s", size.Name, p.Name, d.HTTPVersion, p.HTTPVersion)
 	case d.SizeDownload != size.Bytes:
 		return fmt.Errorf("%s over %s: %d bytes arrived, want %d", size.Name, p.Name, d.SizeDownload, size.Bytes)
 	case d.TimeTotal <= 0 || d.TimeStartTransfer <= 0 || d.TimeStartTransfer > d.TimeTotal:

@@ -25,12 +25,12 @@ func TestVerifyFailsBadDownloads(t *testing.T) {
 		t.Fatalf("a good download failed: %v", err)
 	}
 	for want, d := range map[string]Download{
-		"999999 bytes arrived, want 1000000":  func() Download { d := good(oneMB); d.SizeDownload--; return d }(),
-		"1000001 bytes arrived":               func() Download { d := good(oneMB); d.SizeDownload++; return d }(),
-		"curl spoke HTTP/1.1, want HTTP/2":    func() Download { d := good(oneMB); d.HTTPVersion = "1.1"; return d }(),
-		"HTTP status 404":                     func() Download { d := good(oneMB); d.ResponseCode = 404; return d }(),
-		"client exit 28: Operation timed out": func() Download { d := good(oneMB); d.ExitCode, d.ErrorMsg = 28, "Operation timed out"; return d }(),
-		"want 0 < ttfb <= total":              func() Download { d := good(oneMB); d.TimeStartTransfer = 0.9; return d }(),
+		"999999 bytes arrived, want 1000000":     func() Download { d := good(oneMB); d.SizeDownload--; return d }(),
+		"1000001 bytes arrived":                  func() Download { d := good(oneMB); d.SizeDownload++; return d }(),
+		"the client spoke HTTP/1.1, want HTTP/2": func() Download { d := good(oneMB); d.HTTPVersion = "1.1"; return d }(),
+		"HTTP status 404":                        func() Download { d := good(oneMB); d.ResponseCode = 404; return d }(),
+		"client exit 28: Operation timed out":    func() Download { d := good(oneMB); d.ExitCode, d.ErrorMsg = 28, "Operation timed out"; return d }(),
+		"want 0 < ttfb <= total":                 func() Download { d := good(oneMB); d.TimeStartTransfer = 0.9; return d }(),
 	} {
 		err := Verify(d, oneMB, h2, "")
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "1MB over h2: ") {
@@ -52,9 +52,9 @@ func TestVerifyQUICClientDownloads(t *testing.T) {
 		t.Fatalf("a good download failed: %v", err)
 	}
 	for want, d := range map[string]Download{
-		"the body saved is not the object (SHA-256 0000": func() Download { d := quic(); d.SHA256 = "0000"; return d }(),
-		"no times from the qlog: stream 0 never ended":   func() Download { d := quic(); d.QlogError = "stream 0 never ended"; return d }(),
-		"HTTP status 0, want 200":                        func() Download { d := quic(); d.SHA256 = ""; return d }(),
+		"the body saved is not the object (SHA-256 0000":       func() Download { d := quic(); d.SHA256 = "0000"; return d }(),
+		"no times from the client's log: stream 0 never ended": func() Download { d := quic(); d.QlogError = "stream 0 never ended"; return d }(),
+		"HTTP status 0, want 200":                              func() Download { d := quic(); d.SHA256 = ""; return d }(),
 		"client exit 1: ngtcp2 client exit 0 but saved no": func() Download {
 			d := quic()
 			d.ExitCode, d.ErrorMsg = 1, "ngtcp2 client exit 0 but saved no /downloads/1MB.bin"

@@ -65,6 +65,7 @@ var specs = map[string]spec{
 	"wifi":        sym(link{delay: 6 * ms, rate: 50e6, queue: bdp(50e6, 6*ms), loss: 0.002}),
 	"satellite":   {up: link{delay: 300 * ms, rate: 3e6, queue: bdp(3e6, 300*ms)}, down: link{delay: 300 * ms, rate: 25e6, queue: bdp(25e6, 300*ms)}},
 	"fast-upload": sym(link{delay: 20 * ms, rate: 200e6, queue: bdp(200e6, 20*ms)}),
+	"gigabit":     sym(link{delay: 1 * ms, rate: 1e9, queue: bdp(1e9, 1*ms)}),
 	"slow-upload": sym(link{delay: 10 * ms, rate: 5e6, queue: bdp(5e6, 10*ms)}),
 }
 

@@ -13,7 +13,13 @@ import (
 
 // browser launches one browser headless on the page.
 type browser struct {
-	start func(url string, cert *x509.Certificate, suite string) (*process, error)
+	start func(url string, cert *x509.Certificate, o launch) (*process, error)
+}
+
+// launch is what a browser run is for: the suite (webtransport, quic, bench), the file its net
+// log goes to, and for a bench download the protocol the browser must use (h2, h3).
+type launch struct {
+	suite, netLog, protocol string
 }
 
 var browsers = map[string]browser{
@@ -24,10 +30,12 @@ var browsers = map[string]browser{
 // startChromium: Google's QUIC stack. The key log and the NetLog (every QUIC frame event,
 // headers included, no payload bytes) go to /logs.
 //
-// For the QUIC suite the page fetches the server's files from another origin, whose answers
-// carry no CORS headers: the page may read them only with the same-origin policy off
-// (--disable-web-security, which needs the own profile given); the HTTP/3 stack is unchanged.
-func startChromium(url string, cert *x509.Certificate, suite string) (*process, error) {
+// For the QUIC suite and the bench the page fetches the server's files from another origin,
+// whose answers carry no CORS headers: the page may read them only with the same-origin policy
+// off (--disable-web-security, which needs the own profile given); the HTTP/3 stack is
+// unchanged. A bench download over h2 has QUIC off (no Alt-Svc upgrade either), over h3 the
+// origin is forced onto QUIC as in the QUIC suite.
+func startChromium(url string, cert *x509.Certificate, o launch) (*process, error) {
 	profile, err := os.MkdirTemp("", "chromium-profile-")
 	if err != nil {
 		return nil, err
@@ -38,15 +46,19 @@ func startChromium(url string, cert *x509.Certificate, suite string) (*process, 
 		"--user-data-dir=" + profile,
 		"--no-first-run", "--no-default-browser-check", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--metrics-recording-only",
-		"--enable-quic", "--origin-to-force-quic-on=server4:443",
 		// Beside serverCertificateHashes: should Chromium verify the chain as well, the pin on
 		// the server's key lets the lab's CA-less certificate through.
 		"--ignore-certificate-errors-spki-list=" + base64.StdEncoding.EncodeToString(spki[:]),
 		"--ssl-key-log-file=" + keyLog(),
-		"--log-net-log=/logs/netlog.json", "--net-log-capture-mode=IncludeSensitive",
+		"--log-net-log=" + o.netLog, "--net-log-capture-mode=IncludeSensitive",
 		"--enable-logging=stderr", "--v=0",
 	}
-	if suite == "quic" {
+	if o.protocol == "h2" {
+		args = append(args, "--disable-quic")
+	} else {
+		args = append(args, "--enable-quic", "--origin-to-force-quic-on=server4:443")
+	}
+	if o.suite != "webtransport" {
 		args = append(args, "--disable-web-security")
 	}
 	args = append(args, url)
@@ -92,7 +104,7 @@ var firefoxPrefs = map[string]any{
 // startFirefox: Mozilla's neqo stack over NSS, which writes SSLKEYLOGFILE itself. MOZ_LOG
 // keeps the HTTP/3 and WebTransport log in /logs.
 // (The WebTransport suite only: images/firefox/run_endpoint.sh says why not the QUIC suite.)
-func startFirefox(url string, _ *x509.Certificate, _ string) (*process, error) {
+func startFirefox(url string, _ *x509.Certificate, _ launch) (*process, error) {
 	profile, err := os.MkdirTemp("", "firefox-profile-")
 	if err != nil {
 		return nil, err

@@ -41,10 +41,17 @@ type config struct {
 
 func main() {
 	browser := flag.String("browser", "", "chromium or firefox")
-	suite := flag.String("suite", "webtransport", "webtransport (the WebTransport page) or quic (HTTP/3 downloads with fetch)")
-	timeout := flag.Duration("timeout", 50*time.Second, "give up when the page has not reported done by then")
+	suite := flag.String("suite", "webtransport", "webtransport (the WebTransport page), quic (HTTP/3 downloads with fetch) or bench (make bench's timed downloads)")
+	protocol := flag.String("protocol", "h3", "bench: the protocol of the downloads (h2, h3)")
+	timeout := flag.Duration("timeout", 50*time.Second, "give up when the page has not reported done by then (bench: per download)")
 	flag.Parse()
-	if err := run(*browser, *suite, *timeout); err != nil {
+	var err error
+	if *suite == "bench" {
+		err = runBench(*browser, *protocol, *timeout)
+	} else {
+		err = run(*browser, *suite, *timeout)
+	}
+	if err != nil {
 		fmt.Printf("driver: %s: %v\n", *browser, err)
 		os.Exit(1)
 	}
@@ -84,7 +91,7 @@ func run(name, suite string, timeout time.Duration) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	proc, err := b.start(url, cert, suite)
+	proc, err := b.start(url, cert, launch{suite: suite, netLog: "/logs/netlog.json"})
 	if err != nil {
 		return fmt.Errorf("starting the browser: %v", err)
 	}

@@ -20,6 +20,9 @@ var pageFS embed.FS
 type result struct {
 	OK  bool   `json:"ok"`
 	Why string `json:"why"`
+	// a bench download's body: its length and SHA-256 (hex), as the page read it
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
 }
 
 // server is the page's only way out of the browser: its config, its log lines, the files it

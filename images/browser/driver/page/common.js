@@ -13,10 +13,10 @@ async function post(path, body) {
 
 const save = (path, bytes) => post('/save?path=' + encodeURIComponent(path), bytes);
 
-// report posts the outcome of the page's run to the driver.
+// report posts the outcome of the page's run to the driver (with what the run returned).
 function report(run) {
   run.then(
-    () => post('/done', JSON.stringify({ok: true})),
+    v => post('/done', JSON.stringify(Object.assign({ok: true}, v || {}))),
     e => post('/done', JSON.stringify({ok: false, why: String(e && e.stack ? `${e}` : e)})),
   );
 }
