@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/wirelab/wirelab/internal/svgchart"
 )
@@ -91,8 +92,9 @@ func draw(c Chart, rows []Row, losses map[string]float64) string {
 	return svgchart.Line(svgchart.Chart{Title: c.Caption})
 }
 
-// ratioChart: per server and h3 client a bar per size, the median h3 time over curl's median h2
-// time (below 1: h3 faster). A QUIC stack's own client is its own group ("nginx, ngtcp2 h3").
+// ratioChart: per server and h3 client a bar per size, the median h3 time over the same client's
+// median h2 time when it speaks h2 (a browser), else curl's (below 1: h3 faster). A client other
+// than curl is its own group ("nginx, h3 ngtcp2").
 func ratioChart(c Chart, rows []Row, profile string) string {
 	med := map[[3]string]float64{}
 	type group struct{ name, server, h3 string }
@@ -118,7 +120,10 @@ func ratioChart(c Chart, rows []Row, profile string) string {
 	for _, size := range sizes {
 		var vs []float64
 		for _, g := range groups {
-			h2, ok2 := med[[3]string{g.server, "h2", size}]
+			h2, ok2 := med[[3]string{g.server, h2Series(g.h3), size}]
+			if !ok2 {
+				h2, ok2 = med[[3]string{g.server, "h2", size}]
+			}
 			h3, ok3 := med[[3]string{g.server, g.h3, size}]
 			v := math.NaN()
 			if ok2 && ok3 && h2 > 0 {
@@ -150,3 +155,7 @@ func hasProtocols(rows []Row, profile string, protos ...string) bool {
 	}
 	return true
 }
+
+// h2Series is the h2 series of the client of an h3 series ("h3 chromium" -> "h2 chromium",
+// "h3" -> "h2").
+func h2Series(h3 string) string { return "h2" + strings.TrimPrefix(h3, "h3") }

@@ -379,3 +379,22 @@ func TestWriteFilesExactSizes(t *testing.T) {
 		t.Error("the same seed made other bytes")
 	}
 }
+
+// A browser speaks h2 and h3: its h3/h2 ratio is of its own two medians, in the table and the
+// ratio chart, when curl did not run.
+func TestBrowserRatioIsItsOwn(t *testing.T) {
+	row := func(proto string, ms float64) Row {
+		return Row{Server: "nginx", Client: "chromium", Protocol: proto, Profile: "gigabit", Size: "10MB", Reps: 3,
+			Time: Spread{Median: ms, P25: ms, P75: ms, Min: ms, Max: ms}, TTFBMedian: 5}
+	}
+	rows := []Row{row("h2", 200), row("h3", 500)}
+	var b bytes.Buffer
+	PrintSummary(&b, rows)
+	if out := b.String(); !strings.Contains(out, " 2.50\n") {
+		t.Errorf("table: want chromium's h3/h2 = 2.50:\n%s", out)
+	}
+	svg := ratioChart(Chart{File: "r.svg", Caption: "h3 / h2"}, rows, "gigabit")
+	if !strings.Contains(svg, "nginx, h3 chromium: 2.5") {
+		t.Errorf("ratio chart: %s", svg)
+	}
+}

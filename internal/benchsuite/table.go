@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // PrintSummary prints the terminal's bench table: per profile, size and server one line with
 // each series' (protocol, and client if not curl) median download time, its interquartile range
-// and median time to first byte, and curl's h3/h2 ratio of the medians.
+// and median time to first byte, and the h3/h2 ratio of the medians: curl's, else those of a
+// client that speaks both (a browser).
 func PrintSummary(w io.Writer, rows []Row) {
 	if len(rows) == 0 {
 		return
@@ -48,9 +50,15 @@ func PrintSummary(w io.Writer, rows []Row) {
 					continue
 				}
 				ratio := "-"
-				h2, h3 := by[[4]string{prof, size, s, "h2"}], by[[4]string{prof, size, s, "h3"}]
-				if h2.Reps > 0 && h3.Reps > 0 && h2.Time.Median > 0 && !math.IsNaN(h3.Time.Median) {
-					ratio = fmt.Sprintf("%.2f", h3.Time.Median/h2.Time.Median)
+				for _, p := range protos {
+					if p != "h3" && !strings.HasPrefix(p, "h3 ") {
+						continue
+					}
+					h2, h3 := by[[4]string{prof, size, s, h2Series(p)}], by[[4]string{prof, size, s, p}]
+					if h2.Reps > 0 && h3.Reps > 0 && h2.Time.Median > 0 && !math.IsNaN(h3.Time.Median) {
+						ratio = fmt.Sprintf("%.2f", h3.Time.Median/h2.Time.Median)
+						break // curl's (the first h3 series) when it ran
+					}
 				}
 				fmt.Fprintf(w, "%s %s\n", line, ratio)
 			}
