@@ -1,32 +1,18 @@
 package benchsuite
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wirelab/wirelab/internal/gzfixture"
 )
 
 // testdata/netlog holds two NetLogs Chromium 156 wrote here (make bench, nginx, lte, one 1 KB
 // download each, run brb1): over h2 and over h3.
 func netLogFixture(t *testing.T, name string) []byte {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "netlog", name+".json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return gzfixture.Read(t, filepath.Join("testdata", "netlog", name+".json.gz"))
 }
 
 // a browser's client folder: its bench.jsonl line and the NetLog it names

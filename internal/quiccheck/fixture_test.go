@@ -1,14 +1,14 @@
 package quiccheck
 
 import (
-	"compress/gzip"
+	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/gzfixture"
 	"github.com/wirelab/wirelab/internal/quictrace"
 	"github.com/wirelab/wirelab/internal/tshark"
 	"github.com/wirelab/wirelab/internal/tshark/tsharktest"
@@ -207,16 +207,7 @@ func TestInjectSecrets(t *testing.T) {
 // (quictrace's TestStoredSample asserts the parse and refreshes the file): the verdicts below,
 // and every fixtureCases row on the handshake fixture, so a plain go test sees most checks fail.
 func TestChecksOnStoredSample(t *testing.T) {
-	f, err := os.Open(filepath.Join(testdata, "handshake.tshark.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := quictrace.Parse(zr)
+	tr, err := quictrace.Parse(bytes.NewReader(gzfixture.Read(t, filepath.Join(testdata, "handshake.tshark.json.gz"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,14 @@
 package quictrace
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wirelab/wirelab/internal/docker"
+	"github.com/wirelab/wirelab/internal/gzfixture"
 	"github.com/wirelab/wirelab/internal/tshark"
 )
 
@@ -29,19 +28,7 @@ func fakeTshark(t *testing.T, script string) *tshark.Tool {
 func TestLoadStreamsTsharkOutput(t *testing.T) {
 	dir := t.TempDir()
 	sample := filepath.Join(dir, "sample.json")
-	f, err := os.Open(filepath.Join(testdata, "handshake.tshark.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := gzfixture.Read(t, filepath.Join(testdata, "handshake.tshark.json.gz"))
 	if err := os.WriteFile(sample, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

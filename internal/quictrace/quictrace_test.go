@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirelab/wirelab/internal/gzfixture"
 	"github.com/wirelab/wirelab/internal/quicvarint"
 	"github.com/wirelab/wirelab/internal/tshark"
 	"github.com/wirelab/wirelab/internal/tshark/tsharktest"
@@ -79,16 +80,7 @@ func TestStoredSample(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := Parse(zr)
+	tr, err := Parse(bytes.NewReader(gzfixture.Read(t, path)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,18 +107,11 @@ func benchOne(b browser, cert *x509.Certificate, url, protocol, netLog string, t
 	if err != nil {
 		return fail("starting the browser: %v", err)
 	}
-	var res result
-	select {
-	case res = <-srv.done:
-	case err := <-proc.exited:
-		res = result{Why: fmt.Sprintf("the browser exited before the page was done: %v", err)}
-	case <-ctx.Done():
-		res = result{Why: fmt.Sprintf("the page did not report done within %s", timeout)}
-	}
-	proc.stop(10 * time.Second) // a graceful stop: the browser finishes its NetLog
+	res := awaitPage(ctx, srv, proc, timeout) // the browser is gone after it: its NetLog is whole
 	if !res.OK {
 		return fail("%s", res.Why)
 	}
+	line.Size, line.SHA256 = res.Size, res.SHA256
 	mu.Lock()
 	start, okStart := cpu["start"]
 	end, okEnd := cpu["end"]
@@ -126,7 +119,6 @@ func benchOne(b browser, cert *x509.Certificate, url, protocol, netLog string, t
 	if !okStart || !okEnd {
 		return fail("the page did not mark the download's start and end")
 	}
-	line.Size, line.SHA256 = res.Size, res.SHA256
 	line.ClientCPU = float64(end-start) / float64(time.Millisecond)
 	return line
 }

@@ -96,6 +96,17 @@ func run(name, suite string, timeout time.Duration) error {
 		return fmt.Errorf("starting the browser: %v", err)
 	}
 	fmt.Printf("driver: %s started (pid %d) on %s\n", name, proc.pid(), url)
+	res := awaitPage(ctx, srv, proc, timeout)
+	if !res.OK {
+		return errors.New(res.Why)
+	}
+	fmt.Printf("driver: %s: %s ok\n", name, cfg.Testcase)
+	return nil
+}
+
+// awaitPage waits for the page's verdict, the browser's exit or the timeout, then stops the
+// browser gracefully: it flushes its net log and key log.
+func awaitPage(ctx context.Context, srv *server, proc *process, timeout time.Duration) result {
 	var res result
 	select {
 	case res = <-srv.done:
@@ -104,13 +115,8 @@ func run(name, suite string, timeout time.Duration) error {
 	case <-ctx.Done():
 		res = result{Why: fmt.Sprintf("the page did not report done within %s", timeout)}
 	}
-	// A graceful stop lets the browser flush its net log and key log.
 	proc.stop(10 * time.Second)
-	if !res.OK {
-		return errors.New(res.Why)
-	}
-	fmt.Printf("driver: %s: %s ok\n", name, cfg.Testcase)
-	return nil
+	return res
 }
 
 // serverCert is the first certificate of the PEM file: the server's own (cert.pem holds it and
