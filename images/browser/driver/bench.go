@@ -101,6 +101,7 @@ func benchOne(b browser, cert *x509.Certificate, url, protocol, netLog string, t
 	})
 	go http.Serve(ln, srv) //nolint:errcheck // ends with the listener
 
+	waitAddressesSettled(10 * time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	proc, err := b.start(fmt.Sprintf("http://%s/bench.html", ln.Addr()), cert, launch{suite: "bench", netLog: "/logs/" + netLog, protocol: protocol})

@@ -89,6 +89,7 @@ func run(name, suite string, timeout time.Duration) error {
 		url += "h3.html"
 	}
 
+	waitAddressesSettled(10 * time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	proc, err := b.start(url, cert, launch{suite: suite, netLog: "/logs/netlog.json"})
