@@ -34,8 +34,8 @@ func TestNetLogTimes(t *testing.T) {
 		dir, ds := browserDownload(t, netLogFixture(t, name), Download{URL: netLogURL, SizeDownload: 1000, SHA256: "ab"})
 		TimesFromNetLogs(ds, dir)
 		d := ds[0]
-		if d.QlogError != "" || d.HTTPVersion != version || d.TimeStartTransfer <= 0 || d.TimeTotal < d.TimeStartTransfer || d.TimeTotal > 2 {
-			t.Errorf("%s: version %q, ttfb %.3f s, total %.3f s (%s)", name, d.HTTPVersion, d.TimeStartTransfer, d.TimeTotal, d.QlogError)
+		if d.TimesError != "" || d.HTTPVersion != version || d.TimeStartTransfer <= 0 || d.TimeTotal < d.TimeStartTransfer || d.TimeTotal > 2 {
+			t.Errorf("%s: version %q, ttfb %.3f s, total %.3f s (%s)", name, d.HTTPVersion, d.TimeStartTransfer, d.TimeTotal, d.TimesError)
 		}
 		// and the download verifies over its protocol (the body's hash is the page's)
 		if err := Verify(d, Size{Name: "1KB", Bytes: 1000}, Protocol{Name: "h" + version, HTTPVersion: version}, "ab"); err != nil {
@@ -57,8 +57,8 @@ func TestNetLogTimesFail(t *testing.T) {
 	} {
 		dir, ds := browserDownload(t, c.netlog, c.d)
 		TimesFromNetLogs(ds, dir)
-		if !strings.Contains(ds[0].QlogError, want) || !strings.Contains(ds[0].QlogError, filepath.Join(dir, "netlog-bench-1.json")) {
-			t.Errorf("want %q naming the file, got %q", want, ds[0].QlogError)
+		if !strings.Contains(ds[0].TimesError, want) || !strings.Contains(ds[0].TimesError, filepath.Join(dir, "netlog-bench-1.json")) {
+			t.Errorf("want %q naming the file, got %q", want, ds[0].TimesError)
 		}
 		if err := Verify(ds[0], Size{Name: "1KB", Bytes: 1000}, Protocol{Name: "h3", HTTPVersion: "3"}, ""); err == nil {
 			t.Errorf("%s: the download verified", want)

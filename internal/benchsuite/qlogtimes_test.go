@@ -86,13 +86,13 @@ func TestTimesFromQlogs(t *testing.T) {
 	must(t, os.Rename(good, filepath.Join(client, "qlog", "bench-1")))
 	ds := []Download{{Qlog: "qlog/bench-1"}, {Qlog: "qlog/bench-2"}, {TimeTotal: 0.5}, {Qlog: "../../etc", ExitCode: 0}}
 	TimesFromQlogs(ds, client)
-	if math.Abs(ds[0].TimeTotal-0.030) > 1e-9 || ds[0].QlogError != "" {
+	if math.Abs(ds[0].TimeTotal-0.030) > 1e-9 || ds[0].TimesError != "" {
 		t.Errorf("timed download: %+v", ds[0])
 	}
-	if !strings.Contains(ds[1].QlogError, "0 qlog files") || ds[2].TimeTotal != 0.5 || ds[2].QlogError != "" {
+	if !strings.Contains(ds[1].TimesError, "0 qlog files") || ds[2].TimeTotal != 0.5 || ds[2].TimesError != "" {
 		t.Errorf("%+v %+v", ds[1], ds[2])
 	}
-	if !strings.Contains(ds[3].QlogError, filepath.Join(client, "etc")) {
+	if !strings.Contains(ds[3].TimesError, filepath.Join(client, "etc")) {
 		t.Errorf("a qlog path leaving the client folder: %+v", ds[3])
 	}
 }

@@ -30,8 +30,8 @@ type Download struct {
 	// container's CPU time over the download.
 	NetLog      string  `json:"netlog"`
 	ClientCPUms float64 `json:"client_cpu_ms"`
-	// QlogError is why the times could not be read from the qlog or NetLog (not in the file).
-	QlogError string `json:"-"`
+	// TimesError is why the times could not be read from the client's qlog or NetLog (not in the file).
+	TimesError string `json:"-"`
 }
 
 // TimesFromNetLogs fills in the times and HTTP version of the downloads a browser logged
@@ -46,9 +46,9 @@ func TimesFromNetLogs(ds []Download, clientDir string) {
 		nl, err := NetLogTimes(path, ds[i].URL)
 		switch {
 		case err != nil:
-			ds[i].QlogError = "NetLog: " + err.Error()
+			ds[i].TimesError = "NetLog: " + err.Error()
 		case nl.Bytes != ds[i].SizeDownload:
-			ds[i].QlogError = fmt.Sprintf("NetLog: %s: %d body bytes read, the page counted %d", path, nl.Bytes, ds[i].SizeDownload)
+			ds[i].TimesError = fmt.Sprintf("NetLog: %s: %d body bytes read, the page counted %d", path, nl.Bytes, ds[i].SizeDownload)
 		default:
 			ds[i].TimeStartTransfer, ds[i].TimeTotal, ds[i].HTTPVersion = nl.TTFB, nl.Total, nl.HTTPVersion
 		}
@@ -65,7 +65,7 @@ func TimesFromQlogs(ds []Download, clientDir string) {
 		dir := filepath.Join(clientDir, filepath.Clean("/"+ds[i].Qlog)) // stays inside clientDir
 		var err error
 		if ds[i].TimeStartTransfer, ds[i].TimeTotal, err = QlogTimes(dir); err != nil {
-			ds[i].QlogError = err.Error()
+			ds[i].TimesError = err.Error()
 		}
 	}
 }
@@ -101,8 +101,8 @@ func Verify(d Download, size Size, p Protocol, object string) error {
 	switch {
 	case d.ExitCode != 0:
 		return fmt.Errorf("%s over %s: client exit %d: %s", size.Name, p.Name, d.ExitCode, strings.TrimSpace(d.ErrorMsg))
-	case d.QlogError != "":
-		return fmt.Errorf("%s over %s: no times from the client's log: %s", size.Name, p.Name, d.QlogError)
+	case d.TimesError != "":
+		return fmt.Errorf("%s over %s: no times from the client's log: %s", size.Name, p.Name, d.TimesError)
 	case d.SHA256 == "" && d.ResponseCode != 200:
 		return fmt.Errorf("%s over %s: HTTP status %d, want 200", size.Name, p.Name, d.ResponseCode)
 	case d.SHA256 != "" && d.SHA256 != object:

@@ -53,7 +53,7 @@ func TestVerifyQUICClientDownloads(t *testing.T) {
 	}
 	for want, d := range map[string]Download{
 		"the body saved is not the object (SHA-256 0000":       func() Download { d := quic(); d.SHA256 = "0000"; return d }(),
-		"no times from the client's log: stream 0 never ended": func() Download { d := quic(); d.QlogError = "stream 0 never ended"; return d }(),
+		"no times from the client's log: stream 0 never ended": func() Download { d := quic(); d.TimesError = "stream 0 never ended"; return d }(),
 		"HTTP status 0, want 200":                              func() Download { d := quic(); d.SHA256 = ""; return d }(),
 		"client exit 1: ngtcp2 client exit 0 but saved no": func() Download {
 			d := quic()
