@@ -5,8 +5,9 @@
 #
 # Contract: ROLE=client, TESTCASE, REQUESTS, PROTOCOLS, SSLKEYLOGFILE; mounts /www, /downloads,
 # /certs, /logs. Exit 0 ok, 1 error, 127 role or test case not supported.
-# Logs: /logs/firefox.log (the browser's output), /logs/firefox-http.log* (MOZ_LOG: HTTP/3 and
-# WebTransport), keys in SSLKEYLOGFILE.
+# Logs: /logs/firefox.log (the browser's output), /logs/firefox-http.log* (MOZ_LOG: HTTP,
+# HTTP/3 and WebTransport; make bench: firefox-bench-<n>.log* per download, and bench.jsonl),
+# neqo's qlog in /logs/qlog, keys in SSLKEYLOGFILE.
 set -u
 
 if [ "${1:-}" = "--version" ]; then
@@ -17,12 +18,26 @@ fi
 # shellcheck source=../endpoint/gate.sh
 . /usr/local/lib/wirelab/gate.sh firefox || exit 1
 gate_role client
-# The QUIC suite (make interop) never sets PROTOCOLS, the WebTransport suite always does. Not the
-# QUIC suite: the page's fetch() of the server's origin reaches the server over h3 and gets its
-# answer (firefox-http.log), but Firefox 153 withholds it from the page (NetworkError: the lab's
-# servers send no CORS headers, and content.cors.disable does not lift that here).
+# make bench (TESTCASE=bench): each URL by a browser of its own over BENCH_PROTOCOL (h2, h3),
+# timed from its HTTP log (/logs/firefox-bench-<n>.log.moz_log); the lab's cell limit bounds the
+# downloads.
+if [ "${TESTCASE:-}" = bench ]; then
+  gate_testcase bench
+  case "${BENCH_PROTOCOL:-}" in
+    h2|h3) ;;
+    *) gate_refuse "bench protocol '${BENCH_PROTOCOL:-}' not spoken here (h2, h3)" ;;
+  esac
+  gate_setup
+  exec /usr/local/bin/wirelab-browser-driver --browser firefox --suite bench --protocol "$BENCH_PROTOCOL" --timeout 10m
+fi
+# The QUIC suite (make interop) never sets PROTOCOLS, the WebTransport suite always does.
 if [ -z "${PROTOCOLS:-}" ]; then
-  gate_refuse "the QUIC suite's downloads: fetch() of another origin without CORS headers is withheld from the page in Firefox 153"
+  # HTTP/3 downloads with fetch() from the driver's extension: h3 only (a browser has no
+  # hq-interop); no zerortt, resumption or the rest, which a script cannot ask of the
+  # browser's connection handling.
+  gate_testcase handshake transfer http3 multiplexing
+  gate_setup
+  exec /usr/local/bin/wirelab-browser-driver --browser firefox --suite quic
 fi
 gate_testcase handshake transfer transfer-unidirectional-receive transfer-bidirectional-receive transfer-datagram-receive
 gate_setup

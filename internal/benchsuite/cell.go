@@ -109,7 +109,7 @@ func (m *Matrix) Verdict(_ context.Context, _ *suite.Run, c matrix.Cell, ev life
 		return fail("%v; client exit %d: %s", err, ev.ClientExit, ev.ClientWords)
 	}
 	TimesFromQlogs(ds, filepath.Join(ev.Dir, "client"))
-	TimesFromNetLogs(ds, filepath.Join(ev.Dir, "client"))
+	TimesFromBrowserLogs(ds, filepath.Join(ev.Dir, "client"))
 	for k, d := range ds {
 		if k < len(sizes) && Verify(d, sizes[k], p, m.objects[sizes[k].Name]) == nil {
 			rep.Samples = append(rep.Samples, Sample{Size: sizes[k].Name, TTFBms: d.TimeStartTransfer * 1000, TotalMs: d.TimeTotal * 1000, ClientCPUms: d.ClientCPUms})

@@ -39,8 +39,8 @@ type netLogEvent struct {
 	} `json:"params"`
 }
 
-// netLogDownload is what one download's NetLog says of it.
-type netLogDownload struct {
+// browserTimes is what a browser's own log of one download says of it (NetLogTimes, MozLogTimes).
+type browserTimes struct {
 	TTFB, Total float64 // seconds from the fetch's start
 	HTTPVersion string  // "1.1", "2", "3"
 	Bytes       int64   // body bytes handed to the page
@@ -56,8 +56,8 @@ var sendEvents = map[string]string{
 // NetLogTimes reads the download of rawURL from a NetLog file. An unterminated file (a browser
 // that was killed) or one without the request, its headers or its bytes is an error naming the
 // file.
-func NetLogTimes(path, rawURL string) (netLogDownload, error) {
-	var d netLogDownload
+func NetLogTimes(path, rawURL string) (browserTimes, error) {
+	var d browserTimes
 	want, err := url.Parse(rawURL)
 	if err != nil {
 		return d, fmt.Errorf("%s: %v", path, err)

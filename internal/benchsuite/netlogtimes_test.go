@@ -32,7 +32,7 @@ const netLogURL = "https://server4:443/1KB.bin"
 func TestNetLogTimes(t *testing.T) {
 	for name, version := range map[string]string{"chromium-h2-1KB": "2", "chromium-h3-1KB": "3"} {
 		dir, ds := browserDownload(t, netLogFixture(t, name), Download{URL: netLogURL, SizeDownload: 1000, SHA256: "ab"})
-		TimesFromNetLogs(ds, dir)
+		TimesFromBrowserLogs(ds, dir)
 		d := ds[0]
 		if d.TimesError != "" || d.HTTPVersion != version || d.TimeStartTransfer <= 0 || d.TimeTotal < d.TimeStartTransfer || d.TimeTotal > 2 {
 			t.Errorf("%s: version %q, ttfb %.3f s, total %.3f s (%s)", name, d.HTTPVersion, d.TimeStartTransfer, d.TimeTotal, d.TimesError)
@@ -56,7 +56,7 @@ func TestNetLogTimesFail(t *testing.T) {
 		"1000 body bytes read, the page counted 999": {h3, Download{URL: netLogURL, SizeDownload: 999}},
 	} {
 		dir, ds := browserDownload(t, c.netlog, c.d)
-		TimesFromNetLogs(ds, dir)
+		TimesFromBrowserLogs(ds, dir)
 		if !strings.Contains(ds[0].TimesError, want) || !strings.Contains(ds[0].TimesError, filepath.Join(dir, "netlog-bench-1.json")) {
 			t.Errorf("want %q naming the file, got %q", want, ds[0].TimesError)
 		}
@@ -66,7 +66,7 @@ func TestNetLogTimesFail(t *testing.T) {
 	}
 	// an h2 download in an h3 cell fails on the version the NetLog names
 	dir, ds := browserDownload(t, netLogFixture(t, "chromium-h2-1KB"), Download{URL: netLogURL, SizeDownload: 1000, SHA256: "ab"})
-	TimesFromNetLogs(ds, dir)
+	TimesFromBrowserLogs(ds, dir)
 	if err := Verify(ds[0], Size{Name: "1KB", Bytes: 1000}, Protocol{Name: "h3", HTTPVersion: "3"}, "ab"); err == nil || !strings.Contains(err.Error(), "spoke HTTP/2, want HTTP/3") {
 		t.Errorf("h2 as h3: %v", err)
 	}

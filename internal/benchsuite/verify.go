@@ -25,32 +25,44 @@ type Download struct {
 	ErrorMsg          string  `json:"errormsg"`
 	SHA256            string  `json:"sha256"`
 	Qlog              string  `json:"qlog"` // relative to the client's log folder
-	// NetLog is a browser's (images/browser/driver): its own log of the download, which the
-	// times and the HTTP version are read from (TimesFromNetLogs); ClientCPUms the browser's
-	// container's CPU time over the download.
+	// NetLog and MozLog are a browser's (images/browser/driver): its own log of the download
+	// (Chromium's NetLog, Firefox's HTTP log), which the times and the HTTP version are read
+	// from (TimesFromBrowserLogs); ClientCPUms the browser's container's CPU time over the
+	// download.
 	NetLog      string  `json:"netlog"`
+	MozLog      string  `json:"mozlog"`
 	ClientCPUms float64 `json:"client_cpu_ms"`
-	// TimesError is why the times could not be read from the client's qlog or NetLog (not in the file).
+	// TimesError is why the times could not be read from the client's qlog or own log (not in the file).
 	TimesError string `json:"-"`
 }
 
-// TimesFromNetLogs fills in the times and HTTP version of the downloads a browser logged
-// (clientDir: the client's log folder), and holds the NetLog's body bytes to the page's count;
+// TimesFromBrowserLogs fills in the times and HTTP version of the downloads a browser logged
+// (clientDir: the client's log folder), and holds the log's body bytes to the page's count;
 // where that fails, the download keeps the reason and fails Verify.
-func TimesFromNetLogs(ds []Download, clientDir string) {
+func TimesFromBrowserLogs(ds []Download, clientDir string) {
 	for i := range ds {
-		if ds[i].NetLog == "" || ds[i].ExitCode != 0 {
+		if ds[i].ExitCode != 0 {
 			continue
 		}
-		path := filepath.Join(clientDir, filepath.Clean("/"+ds[i].NetLog)) // stays inside clientDir
-		nl, err := NetLogTimes(path, ds[i].URL)
+		var kind, file string
+		var read func(path, rawURL string) (browserTimes, error)
+		switch {
+		case ds[i].NetLog != "":
+			kind, file, read = "NetLog", ds[i].NetLog, NetLogTimes
+		case ds[i].MozLog != "":
+			kind, file, read = "HTTP log", ds[i].MozLog, MozLogTimes
+		default:
+			continue
+		}
+		path := filepath.Join(clientDir, filepath.Clean("/"+file)) // stays inside clientDir
+		bt, err := read(path, ds[i].URL)
 		switch {
 		case err != nil:
-			ds[i].TimesError = "NetLog: " + err.Error()
-		case nl.Bytes != ds[i].SizeDownload:
-			ds[i].TimesError = fmt.Sprintf("NetLog: %s: %d body bytes read, the page counted %d", path, nl.Bytes, ds[i].SizeDownload)
+			ds[i].TimesError = kind + ": " + err.Error()
+		case bt.Bytes != ds[i].SizeDownload:
+			ds[i].TimesError = fmt.Sprintf("%s: %s: %d body bytes read, the page counted %d", kind, path, bt.Bytes, ds[i].SizeDownload)
 		default:
-			ds[i].TimeStartTransfer, ds[i].TimeTotal, ds[i].HTTPVersion = nl.TTFB, nl.Total, nl.HTTPVersion
+			ds[i].TimeStartTransfer, ds[i].TimeTotal, ds[i].HTTPVersion = bt.TTFB, bt.Total, bt.HTTPVersion
 		}
 	}
 }

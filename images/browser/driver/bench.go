@@ -18,7 +18,7 @@ import (
 
 // benchLine is one download's line of /logs/bench.jsonl, with the names curl's -w '%{json}'
 // uses where they mean the same (internal/benchsuite.Download). No times and no HTTP version:
-// the lab reads both from the download's NetLog after the cell is fenced, so browser start-up
+// the lab reads both from the download's own log (NetLog, MOZ_LOG) after the cell is fenced, so browser start-up
 // is not in them and the stored evidence gives the same numbers again.
 type benchLine struct {
 	URL       string  `json:"url_effective"`
@@ -26,8 +26,9 @@ type benchLine struct {
 	ErrorMsg  string  `json:"errormsg"`
 	Size      int64   `json:"size_download"`
 	SHA256    string  `json:"sha256"`
-	NetLog    string  `json:"netlog"`        // relative to /logs
-	ClientCPU float64 `json:"client_cpu_ms"` // the container's CPU from the fetch's start to its body's end
+	NetLog    string  `json:"netlog,omitempty"` // Chromium's, relative to /logs
+	MozLog    string  `json:"mozlog,omitempty"` // Firefox's, relative to /logs
+	ClientCPU float64 `json:"client_cpu_ms"`    // the container's CPU from the fetch's start to its body's end
 }
 
 // runBench is make bench's client: each URL of REQUESTS downloaded by a browser of its own (so
@@ -54,10 +55,10 @@ func runBench(name, protocol string, timeout time.Duration) error {
 		return err
 	}
 	defer out.Close()
-	fmt.Printf("driver: %s: TESTCASE=bench, %d download(s) over %s, one browser each, times from each NetLog\n", name, len(urls), protocol)
+	fmt.Printf("driver: %s: TESTCASE=bench, %d download(s) over %s, one browser each, times from its own log of each\n", name, len(urls), protocol)
 	failed := 0
 	for i, u := range urls {
-		line := benchOne(b, cert, u, protocol, fmt.Sprintf("netlog-bench-%d.json", i+1), timeout)
+		line := benchOne(b, cert, u, protocol, i+1, timeout)
 		if line.ExitCode != 0 {
 			failed++
 			fmt.Printf("driver: download %d: %s\n", i+1, line.ErrorMsg)
@@ -73,10 +74,11 @@ func runBench(name, protocol string, timeout time.Duration) error {
 	return nil
 }
 
-// benchOne downloads one URL with a browser of its own and stops it (the NetLog is complete
+// benchOne downloads one URL with a browser of its own and stops it (its log is complete
 // once the browser is gone).
-func benchOne(b browser, cert *x509.Certificate, url, protocol, netLog string, timeout time.Duration) benchLine {
-	line := benchLine{URL: url, NetLog: netLog}
+func benchOne(b browser, cert *x509.Certificate, url, protocol string, n int, timeout time.Duration) benchLine {
+	line := benchLine{URL: url}
+	ownLog := b.benchLog(n, &line)
 	fail := func(format string, a ...any) benchLine {
 		line.ExitCode, line.ErrorMsg = 1, fmt.Sprintf(format, a...)
 		return line
@@ -104,11 +106,11 @@ func benchOne(b browser, cert *x509.Certificate, url, protocol, netLog string, t
 	waitAddressesSettled(10 * time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	proc, err := b.start(fmt.Sprintf("http://%s/bench.html", ln.Addr()), cert, launch{suite: "bench", netLog: "/logs/" + netLog, protocol: protocol})
+	proc, err := b.start(fmt.Sprintf("http://%s/bench.html", ln.Addr()), cert, launch{suite: "bench", log: ownLog, protocol: protocol})
 	if err != nil {
 		return fail("starting the browser: %v", err)
 	}
-	res := awaitPage(ctx, srv, proc, timeout) // the browser is gone after it: its NetLog is whole
+	res := awaitPage(ctx, srv, proc, timeout) // the browser is gone after it: its log is whole
 	if !res.OK {
 		return fail("%s", res.Why)
 	}

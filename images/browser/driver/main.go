@@ -92,7 +92,7 @@ func run(name, suite string, timeout time.Duration) error {
 	waitAddressesSettled(10 * time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	proc, err := b.start(url, cert, launch{suite: suite, netLog: "/logs/netlog.json"})
+	proc, err := b.start(url, cert, launch{suite: suite})
 	if err != nil {
 		return fmt.Errorf("starting the browser: %v", err)
 	}

@@ -6,7 +6,7 @@
 const hex = bytes => Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
 
 async function main() {
-  const cfg = await (await fetch('/config')).json();
+  const cfg = await (await fetch(driver + '/config')).json();
   const url = cfg.requests[0];
   await post('/mark?at=start', '');
   const r = await fetch(url, {cache: 'no-store'});

@@ -1,13 +1,17 @@
-// What both client pages share: the driver's endpoints (log lines, files saved under /downloads,
+// What the client pages share: the driver's endpoints (log lines, files saved under /downloads,
 // the verdict posted to /done).
 'use strict';
 
+// The driver's origin: the page's own (''), or the driver's address where these scripts run in
+// Firefox's extension (its driver.js sets it; images/browser/driver/extension.go says why).
+const driver = self.wirelabDriver || '';
+
 function log(msg) {
-  fetch('/log', {method: 'POST', body: String(msg)});
+  fetch(driver + '/log', {method: 'POST', body: String(msg)});
 }
 
 async function post(path, body) {
-  const r = await fetch(path, {method: 'POST', body});
+  const r = await fetch(driver + path, {method: 'POST', body});
   if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
 }
 

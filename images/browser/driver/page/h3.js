@@ -14,7 +14,7 @@ async function download(url) {
 }
 
 async function main() {
-  const cfg = await (await fetch('/config')).json();
+  const cfg = await (await fetch(driver + '/config')).json();
   log(`${navigator.userAgent}: ${cfg.testcase}, ${cfg.requests.length} URLs`);
   const queue = [...cfg.requests];
   const parallel = 100;
