@@ -197,23 +197,31 @@ func benchSweep(t *testing.T, name string, flags ...string) string {
 	return filepath.Join(out, "bench", id)
 }
 
-// make bench CLIENTS=chromium: the browser downloads over h2 and h3, each size by a browser of
-// its own, timed from its NetLog, which also says the HTTP version the protocol wants; the
-// browser's CPU over each download is in bench.csv.
+// make bench CLIENTS=chromium,firefox: each browser downloads over h2 and h3, each size by a
+// browser of its own, timed from its own log (Chromium's NetLog, Firefox's HTTP log), which
+// also says the HTTP version the protocol wants; the browser's CPU over each download is in
+// bench.csv; Firefox sent no request to a host outside the lab.
 func TestIntegrationBenchBrowser(t *testing.T) {
-	dir := benchSweep(t, "it-bench-browser", "--servers", "nginx", "--protocols", "h2,h3", "--clients", "chromium") // the last --clients wins
+	dir := benchSweep(t, "it-bench-browser", "--servers", "nginx", "--protocols", "h2,h3", "--clients", "chromium,firefox") // the last --clients wins
 	rows, err := benchsuite.ReadCSV(filepath.Join(dir, "bench.csv"))
-	if err != nil || len(rows) != 2 {
+	if err != nil || len(rows) != 4 {
 		t.Fatalf("bench.csv: %v %+v", err, rows)
 	}
 	for _, r := range rows {
-		if r.Client != "chromium" || r.Reps != 1 || !(r.Time.Median > 0 && r.TTFBMedian > 0 && r.ClientCPUmsPerMB > 0) {
+		if r.Reps != 1 || !(r.Time.Median > 0 && r.TTFBMedian > 0 && r.ClientCPUmsPerMB > 0) {
 			t.Errorf("%s %s: %+v", r.Client, r.Protocol, r)
 		}
 	}
-	for _, cell := range []string{"nginx@h2_chromium", "nginx@h3_chromium"} {
-		if st, err := os.Stat(filepath.Join(dir, cell, "simple-p2p", "r1", "client", "netlog-bench-1.json")); err != nil || st.Size() == 0 {
-			t.Errorf("%s: no NetLog of the download: %v", cell, err)
+	for cell, log := range map[string]string{
+		"nginx@h2_chromium": "netlog-bench-1.json", "nginx@h3_chromium": "netlog-bench-1.json",
+		"nginx@h2_firefox": "firefox-bench-1.log.moz_log", "nginx@h3_firefox": "firefox-bench-1.log.moz_log",
+	} {
+		client := filepath.Join(dir, cell, "simple-p2p", "r1", "client")
+		if st, err := os.Stat(filepath.Join(client, log)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: no log of the download of its own: %v", cell, err)
+		}
+		if strings.HasSuffix(cell, "firefox") {
+			assertFirefoxStaysInLab(t, client)
 		}
 	}
 }

@@ -60,7 +60,8 @@ var gateImages = []gateImage{
 		roles: map[string][]string{"client": curlCases}, reach: map[string]string{"client": `curl --(http3-only|cacert) `}},
 	{fakeImage: fakeImage{name: "endpoint"}, roles: map[string][]string{}},
 	{fakeImage: fakeImage{name: "firefox", programs: []string{"wirelab-browser-driver"}}, // from the browser base
-		roles: map[string][]string{"client": {}}, reach: map[string]string{"client": `wirelab-browser-driver --browser firefox$`}},
+		roles: map[string][]string{"client": {"handshake", "transfer", "http3", "multiplexing"}},
+		reach: map[string]string{"client": `wirelab-browser-driver --browser firefox --suite quic$`}},
 	{fakeImage: fakeImage{name: "go-h2", checks: []string{"go-h2"}},
 		roles: map[string][]string{"server": {"h2"}}, reach: map[string]string{"server": `go-h2$`}},
 	{fakeImage: fakeImage{name: "go-x-net", checks: []string{"go-x-net"}},

@@ -1,7 +1,8 @@
 #!/bin/bash
-# wirelab endpoint script for Firefox ESR as a WebTransport client (upstream's WebTransport
-# endpoint contract, docs/webtransport.md): the driver serves the client page on localhost and
-# runs Firefox headless on it with a fresh profile; see images/browser/driver.
+# wirelab endpoint script for Firefox ESR as a WebTransport, HTTP/3 and bench client (upstream's
+# WebTransport endpoint contract, docs/webtransport.md): the driver runs Firefox headless with a
+# fresh profile on the client page (WebTransport) or on the page's scripts as an extension (the
+# QUIC suite, make bench); see images/browser/driver.
 #
 # Contract: ROLE=client, TESTCASE, REQUESTS, PROTOCOLS, SSLKEYLOGFILE; mounts /www, /downloads,
 # /certs, /logs. Exit 0 ok, 1 error, 127 role or test case not supported.
