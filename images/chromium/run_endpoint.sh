@@ -32,7 +32,7 @@ fi
 if [ -z "${PROTOCOLS:-}" ]; then
   # HTTP/3 downloads with fetch(): h3 only (a browser has no hq-interop); no zerortt, resumption
   # or the rest, which a page cannot ask of the browser's connection handling.
-  gate_testcase handshake transfer http3 multiplexing
+  gate_testcase handshake transfer http3 multiplexing retry
   gate_setup
   exec /usr/local/bin/wirelab-browser-driver --browser chromium --suite quic
 fi

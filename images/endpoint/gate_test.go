@@ -51,7 +51,7 @@ var gateImages = []gateImage{
 		roles: map[string][]string{"server": {"h2", "bench"}}, reach: map[string]string{"server": `caddy run --config /run/caddy\.json$`}},
 	// The browsers without PROTOCOLS: the QUIC suite's cases (the WebTransport suite sets PROTOCOLS).
 	{fakeImage: fakeImage{name: "chromium", programs: []string{"wirelab-browser-driver"}}, // from the browser base
-		roles: map[string][]string{"client": {"handshake", "transfer", "http3", "multiplexing"}},
+		roles: map[string][]string{"client": {"handshake", "transfer", "http3", "multiplexing", "retry"}},
 		reach: map[string]string{"client": `wirelab-browser-driver --browser chromium --suite quic$`}},
 	{fakeImage: fakeImage{name: "connectconformance"},
 		roles: map[string][]string{"client": {"connectconformance", ""}, "server": {anyCase}},
@@ -60,7 +60,7 @@ var gateImages = []gateImage{
 		roles: map[string][]string{"client": curlCases}, reach: map[string]string{"client": `curl --(http3-only|cacert) `}},
 	{fakeImage: fakeImage{name: "endpoint"}, roles: map[string][]string{}},
 	{fakeImage: fakeImage{name: "firefox", programs: []string{"wirelab-browser-driver"}}, // from the browser base
-		roles: map[string][]string{"client": {"handshake", "transfer", "http3", "multiplexing"}},
+		roles: map[string][]string{"client": {"handshake", "transfer", "http3", "multiplexing", "retry"}},
 		reach: map[string]string{"client": `wirelab-browser-driver --browser firefox --suite quic$`}},
 	{fakeImage: fakeImage{name: "go-h2", checks: []string{"go-h2"}},
 		roles: map[string][]string{"server": {"h2"}}, reach: map[string]string{"server": `go-h2$`}},

@@ -36,7 +36,7 @@ if [ -z "${PROTOCOLS:-}" ]; then
   # HTTP/3 downloads with fetch() from the driver's extension: h3 only (a browser has no
   # hq-interop); no zerortt, resumption or the rest, which a script cannot ask of the
   # browser's connection handling.
-  gate_testcase handshake transfer http3 multiplexing
+  gate_testcase handshake transfer http3 multiplexing retry
   gate_setup
   exec /usr/local/bin/wirelab-browser-driver --browser firefox --suite quic
 fi
