@@ -2,7 +2,6 @@ package benchsuite
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,12 +21,7 @@ func mozLogFixture(t *testing.T, name string) []byte {
 // a Firefox client folder: its bench.jsonl line and the HTTP log it names
 func firefoxDownload(t *testing.T, log []byte, d Download) (string, []Download) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "firefox-bench-1.log.moz_log"), log, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	d.MozLog = "firefox-bench-1.log.moz_log"
-	return dir, []Download{d}
+	return browserDownload(t, "firefox-bench-1.log.moz_log", log, d)
 }
 
 const mozLogURL = "https://server4:443/100KB.bin"

@@ -15,14 +15,19 @@ func netLogFixture(t *testing.T, name string) []byte {
 	return gzfixture.Read(t, filepath.Join("testdata", "netlog", name+".json.gz"))
 }
 
-// a browser's client folder: its bench.jsonl line and the NetLog it names
-func browserDownload(t *testing.T, netlog []byte, d Download) (string, []Download) {
+// a browser's client folder: its bench.jsonl line and the log it names, written as file (a
+// Firefox HTTP log by its .moz_log name, else a Chromium NetLog)
+func browserDownload(t *testing.T, file string, log []byte, d Download) (string, []Download) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "netlog-bench-1.json"), netlog, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, file), log, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d.NetLog = "netlog-bench-1.json"
+	if strings.HasSuffix(file, ".moz_log") {
+		d.MozLog = file
+	} else {
+		d.NetLog = file
+	}
 	return dir, []Download{d}
 }
 
@@ -31,7 +36,7 @@ const netLogURL = "https://server4:443/1KB.bin"
 // The times and the HTTP version come from the request's own events.
 func TestNetLogTimes(t *testing.T) {
 	for name, version := range map[string]string{"chromium-h2-1KB": "2", "chromium-h3-1KB": "3"} {
-		dir, ds := browserDownload(t, netLogFixture(t, name), Download{URL: netLogURL, SizeDownload: 1000, SHA256: "ab"})
+		dir, ds := browserDownload(t, "netlog-bench-1.json", netLogFixture(t, name), Download{URL: netLogURL, SizeDownload: 1000, SHA256: "ab"})
 		TimesFromBrowserLogs(ds, dir)
 		d := ds[0]
 		if d.TimesError != "" || d.HTTPVersion != version || d.TimeStartTransfer <= 0 || d.TimeTotal < d.TimeStartTransfer || d.TimeTotal > 2 {
@@ -55,7 +60,7 @@ func TestNetLogTimesFail(t *testing.T) {
 		"no request for https://server4:443/1MB":     {h3, Download{URL: "https://server4:443/1MB.bin", SizeDownload: 1000}},
 		"1000 body bytes read, the page counted 999": {h3, Download{URL: netLogURL, SizeDownload: 999}},
 	} {
-		dir, ds := browserDownload(t, c.netlog, c.d)
+		dir, ds := browserDownload(t, "netlog-bench-1.json", c.netlog, c.d)
 		TimesFromBrowserLogs(ds, dir)
 		if !strings.Contains(ds[0].TimesError, want) || !strings.Contains(ds[0].TimesError, filepath.Join(dir, "netlog-bench-1.json")) {
 			t.Errorf("want %q naming the file, got %q", want, ds[0].TimesError)
@@ -65,7 +70,7 @@ func TestNetLogTimesFail(t *testing.T) {
 		}
 	}
 	// an h2 download in an h3 cell fails on the version the NetLog names
-	dir, ds := browserDownload(t, netLogFixture(t, "chromium-h2-1KB"), Download{URL: netLogURL, SizeDownload: 1000, SHA256: "ab"})
+	dir, ds := browserDownload(t, "netlog-bench-1.json", netLogFixture(t, "chromium-h2-1KB"), Download{URL: netLogURL, SizeDownload: 1000, SHA256: "ab"})
 	TimesFromBrowserLogs(ds, dir)
 	if err := Verify(ds[0], Size{Name: "1KB", Bytes: 1000}, Protocol{Name: "h3", HTTPVersion: "3"}, "ab"); err == nil || !strings.Contains(err.Error(), "spoke HTTP/2, want HTTP/3") {
 		t.Errorf("h2 as h3: %v", err)

@@ -36,6 +36,17 @@ func TestIntegrationFenceSealsTheLastPackets(t *testing.T) {
 		return cell
 	}
 	probe := func(cell *Cell) {
+		// First what the lab's own clients wait for before their first packet (the sim's
+		// readiness port, as run_endpoint.sh does) and the probe server's socket (port 5201 =
+		// 0x1451): Up returns with the containers started, not with them ready, and under load
+		// (make test, 2026-11-28) all 300 probes once went out before either was.
+		if out, err := cell.Exec(ctx, "client", "/wait-for-it.sh", "sim:57832", "-s", "-t", "30"); err != nil {
+			t.Fatalf("the sim is not ready: %v %s", err, out)
+		}
+		listening := `for i in $(seq 300); do grep -qs ':1451 ' /proc/net/udp /proc/net/udp6 && exit 0; sleep 0.1; done; exit 1`
+		if out, err := cell.Exec(ctx, "server", "sh", "-c", listening); err != nil {
+			t.Fatalf("the probe server never listened on 5201: %v %s", err, out)
+		}
 		out, err := cell.Exec(ctx, "client", "probe", "rtt", "-server", "server4:5201", "-count", "300", "-interval", "1ms", "-grace", "200ms")
 		if err != nil || !strings.Contains(string(out), `"received":300`) {
 			t.Fatalf("probe: %v %s", err, out)
