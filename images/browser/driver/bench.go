@@ -18,8 +18,8 @@ import (
 
 // benchLine is one download's line of /logs/bench.jsonl, with the names curl's -w '%{json}'
 // uses where they mean the same (internal/benchsuite.Download). No times and no HTTP version:
-// the lab reads both from the download's own log (NetLog, MOZ_LOG) after the cell is fenced, so browser start-up
-// is not in them and the stored evidence gives the same numbers again.
+// the lab reads both from the download's own log (NetLog, MOZ_LOG) after the cell is fenced,
+// so browser start-up is not in them and the stored evidence gives the same numbers again.
 type benchLine struct {
 	URL       string  `json:"url_effective"`
 	ExitCode  int     `json:"exitcode"`
